@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include "caps.h"
+
+static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted",
+                                        "ambient" };
+
+static int
+cap_value (const char *name, cap_value_t *v)
+{
+  /* libcap knows the names; the running kernel bounds the values.  */
+  if (cap_from_name (name, v) < 0 || *v < 0 || *v >= (cap_value_t) cap_max_bits ())
+    return -1;
+  return 0;
+}
+
+static bool
+held_by_entitle (struct entitle_ctx_s *ctx, cap_value_t v)
+{
+  if (!ctx->bounding_read)
+    {
+      cap_value_t c;
+      for (c = 0; c < (cap_value_t) cap_max_bits () && c < 64; c++)
+        if (prctl (PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+          ctx->bounding |= 1ULL << c;
+      ctx->bounding_read = 1;
+    }
+  return v < 64 && (ctx->bounding & (1ULL << v));
+}
+
+static void
+drop_from (json_t *set, const char *name)
+{
+  long i;
+  while ((i = json_array_find_string (set, name)) >= 0)
+    json_remove_at (set, (size_t) i);
+}
+
+static void
+add_to (json_t *set, const char *name)
+{
+  if (json_array_find_string (set, name) < 0)
+    json_push (set, json_new_string (name));
+}
+
+static bool
+listed (char *const *list, const char *name)
+{
+  for (; list && *list; list++)
+    if (strcmp (*list, name) == 0)
+      return true;
+  return false;
+}
+
+/* Root keeps its capabilities across exec through the permitted set; any
+   other user needs them inheritable and ambient.  */
+static bool
+runs_as_root (const json_t *process)
+{
+  const json_t *uid = json_get (json_get (process, "user"), "uid");
+  return uid == NULL || (uid->type == JSON_NUMBER && strcmp (uid->text, "0") == 0);
+}
+
+/* No capabilities object means the runtime keeps what it has: write that
+   down before taking anything away.  */
+static json_t *
+materialize (struct entitle_ctx_s *ctx, json_t *process)
+{
+  json_t *caps = json_get (process, "capabilities");
+  cap_value_t c;
+  size_t i;
+
+  if (caps && caps->type == JSON_OBJECT)
+    return caps;
+  caps = json_new (JSON_OBJECT);
+  for (i = 0; i < 4; i++)
+    {
+      json_t *set = json_new (JSON_ARRAY);
+      for (c = 0; c < (cap_value_t) cap_max_bits (); c++)
+        {
+          char *n = held_by_entitle (ctx, c) ? cap_to_name (c) : NULL;
+          if (n == NULL)
+            continue;
+          for (char *p = n; *p; p++)
+            *p = (char) (*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+          json_push (set, json_new_string (n));
+          cap_free (n);
+        }
+      json_set (caps, cap_sets[i], set);
+    }
+  json_set (process, "capabilities", caps);
+  return caps;
+}
+
+int
+entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add,
+                    char *const *drop, entitle_error_t *err)
+{
+  json_t *caps;
+  cap_value_t v;
+  size_t i;
+
+  for (char *const *p = drop; p && *p; p++)
+    if (cap_value (*p, &v) < 0)
+      entitle_log_debug (ctx->log, "capability `%s` is unknown here: nothing to drop", *p);
+  caps = materialize (ctx, process);
+  for (i = 0; i < 5; i++)
+    for (char *const *p = drop; p && *p; p++)
+      drop_from (json_get (caps, cap_sets[i]), *p);
+  for (char *const *p = add; p && *p; p++)
+    {
+      if (listed (drop, *p))
+        continue;
+      if (cap_value (*p, &v) < 0)
+        return entitle_make_error (err, EINVAL, "capability `%s` is unknown to this kernel", *p);
+      if (!held_by_entitle (ctx, v))
+        {
+          entitle_log_warning (ctx->log, "capability `%s` is not in entitle's bounding set: left out", *p);
+          continue;
+        }
+      for (i = 0; i < 5; i++)
+        {
+          if ((i == 2 || i == 4) && runs_as_root (process))
+            continue;
+          add_to (json_get_or_add (caps, cap_sets[i], JSON_ARRAY), *p);
+        }
+    }
+  return 0;
+}
+
+bool
+entitle_caps_bounding_has (const json_t *process, const char *name)
+{
+  const json_t *caps = json_get (process, "capabilities");
+  if (caps == NULL)
+    return true;
+  return json_array_find_string (json_get (caps, "bounding"), name) >= 0;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_CAPS_H
+#define ENTITLE_CAPS_H
+
+#include <stdbool.h>
+#include "context.h"
+#include "json.h"
+
+/**
+ * Edit process.capabilities of @process: remove every name in @drop from
+ * all five sets (ambient too), then add each name in @add that is not
+ * dropped.  An added capability that entitle's own bounding set lacks is
+ * left out with a warning: runc would fail the container for it.
+ * Names are checked with libcap.
+ */
+int entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add,
+                        char *const *drop, entitle_error_t *err);
+
+/** Is @name held in the bounding set of @process? */
+bool entitle_caps_bounding_has (const json_t *process, const char *name);
+
+#endif

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catalogue.h"
+
+#define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* What security.confined and security.view take away from a
+   Docker-default-level profile: debugging, kernel-wide state, namespaces
+   and mounts, and the big attack surfaces (bpf, io_uring, userfaultfd).  */
+#define CONFINED_SYSCALLS                                                      \
+  "ptrace", "userfaultfd", "bpf", "perf_event_open", "keyctl", "add_key",      \
+      "request_key", "io_uring_setup", "io_uring_enter", "io_uring_register",  \
+      "unshare", "setns", "mount", "umount", "umount2", "fsopen", "fsmount",   \
+      "fsconfig", "fspick", "move_mount", "open_tree", "mount_setattr",        \
+      "kexec_load", "kexec_file_load", "init_module", "finit_module",          \
+      "delete_module", "create_module", "reboot"
+
+#define CONFINED_CAPS                                                          \
+  "CAP_MAC_ADMIN", "CAP_MAC_OVERRIDE", "CAP_DAC_OVERRIDE", "CAP_SETPCAP",      \
+      "CAP_SETFCAP", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_PTRACE",             \
+      "CAP_FSETID", "CAP_SYS_MODULE", "CAP_SYSLOG", "CAP_SYS_RAWIO",           \
+      "CAP_SYS_ADMIN", "CAP_LINUX_IMMUTABLE", "CAP_SYS_RESOURCE"
+
+/* libentitlement's 25 admin capabilities but CAP_SYS_MODULE, which only
+   host.modules.admin gives.  */
+#define SECURITY_ADMIN_CAPS                                                    \
+  "CAP_MAC_ADMIN", "CAP_MAC_OVERRIDE", "CAP_DAC_OVERRIDE",                     \
+      "CAP_DAC_READ_SEARCH", "CAP_SETPCAP", "CAP_SETFCAP", "CAP_SETUID",       \
+      "CAP_SETGID", "CAP_SYS_PTRACE", "CAP_FSETID", "CAP_SYSLOG",              \
+      "CAP_SYS_RAWIO", "CAP_SYS_ADMIN", "CAP_LINUX_IMMUTABLE", "CAP_SYS_BOOT", \
+      "CAP_SYS_NICE", "CAP_SYS_PACCT", "CAP_SYS_TTY_CONFIG", "CAP_SYS_TIME",   \
+      "CAP_WAKE_ALARM", "CAP_AUDIT_READ", "CAP_AUDIT_WRITE",                   \
+      "CAP_AUDIT_CONTROL", "CAP_SYS_RESOURCE"
+
+#define NETWORK_ADMIN_CAPS \
+  "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST"
+
+#define MODULE_SYSCALLS "init_module", "finit_module", "delete_module"
+#define KEXEC_SYSCALLS  "kexec_load", "kexec_file_load"
+
+/* Sorted by name: entitle_catalogue_find () searches it in halves, and a
+   unit test checks the order.  The ladders read narrow to wide.  */
+static const struct entitle_entry_s catalogue[] = {
+  /* fs.*: Landlock, applied by an in-container helper that does not exist
+     yet: refused as unenforceable until it does.  */
+  { .name = "fs.read", .value = true, .fx = FX_LANDLOCK,
+    .summary = "only these paths (plus what is needed to run) are readable" },
+  { .name = "fs.write", .value = true, .fx = FX_LANDLOCK,
+    .summary = "only these paths are writable" },
+
+  /* host.*: the host's devices, processes and kernel.  */
+  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2,
+    .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK,
+    .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
+  { .name = "host.devices.none", .domain = DOMAIN_DEVICES, .rung = 1,
+    .cap_drop = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_SYS_RO | FX_NO_DEV_MKNOD,
+    .summary = "no device access: no mknod of devices, /sys read-only, /proc/kcore masked" },
+  { .name = "host.modules.admin", .domain = DOMAIN_MODULES, .rung = 1,
+    .cap_add = L ("CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS),
+    .summary = "load and unload kernel modules" },
+  { .name = "host.processes.admin", .domain = DOMAIN_PROCESSES, .rung = 2,
+    .fx = FX_HOST_PIDNS, .summary = "see the host's processes (host pid namespace)" },
+  { .name = "host.processes.none", .domain = DOMAIN_PROCESSES, .rung = 1,
+    .fx = FX_NEW_PIDNS, .summary = "see only the container's processes (own pid namespace)" },
+
+  /* network.*: the ladder none < user < proxy < admin < host, and the
+     modifiers that the cgroup BPF programs enforce.  */
+  { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4,
+    .cap_add = L (NETWORK_ADMIN_CAPS),
+    .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
+  { .name = "network.bind", .value = true, .fx = FX_CGROUP_BPF,
+    .summary = "only these ports may be bound" },
+  { .name = "network.bind-map", .value = true, .fx = FX_CGROUP_BPF,
+    .summary = "rewrite the port of a bind (FROM:TO)" },
+  { .name = "network.egress", .value = true, .fx = FX_CGROUP_BPF,
+    .summary = "connect and send only to these destinations" },
+  { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true,
+    .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS,
+    .summary = "BuildKit's name: the host's network namespace, with network.admin" },
+  { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1,
+    .cap_drop = L (NETWORK_ADMIN_CAPS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX,
+    .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
+  { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3,
+    .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"),
+    .cap_drop = L ("CAP_NET_ADMIN"), .fx = FX_NEW_NETNS,
+    .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
+  { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2,
+    .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"),
+    .fx = FX_NEW_NETNS | FX_SOCK_USER,
+    .summary = "talk to the network as a user: no raw or packet sockets" },
+
+  /* security.*: the ladder confined < view < admin < insecure.  */
+  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3,
+    .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS),
+    .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED,
+    .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
+  { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1,
+    .cap_drop = L (CONFINED_CAPS, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS),
+    .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY,
+    .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
+  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true,
+    .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"),
+    .sys_allow = L (MODULE_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED,
+    .summary = "BuildKit's name: every admin rung, as --privileged" },
+  { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"),
+    .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"),
+    .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
+  { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2,
+    .cap_drop = L (CONFINED_CAPS, "CAP_AUDIT_READ"), .sys_deny = L (CONFINED_SYSCALLS),
+    .fx = FX_NNP | FX_PERSONALITY,
+    .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
+};
+
+/* Docker's profile gates these on capabilities (clone and clone3 are
+   handled with CAP_SYS_ADMIN in seccomp.c: they are allowed with
+   arguments, not by name).  */
+static const struct entitle_cap_syscalls_s cap_gated[] = {
+  { "CAP_BPF", L ("bpf") },
+  { "CAP_DAC_READ_SEARCH", L ("open_by_handle_at") },
+  { "CAP_IPC_LOCK", L ("mlock", "mlock2", "mlockall", "munlock", "munlockall") },
+  { "CAP_PERFMON", L ("perf_event_open") },
+  { "CAP_SYSLOG", L ("syslog") },
+  { "CAP_SYS_ADMIN", L ("bpf", "fanotify_init", "fsconfig", "fsmount", "fsopen", "fspick",
+                        "lookup_dcookie", "mount", "mount_setattr", "move_mount", "open_tree",
+                        "perf_event_open", "quotactl", "quotactl_fd", "setdomainname",
+                        "sethostname", "setns", "syslog", "umount", "umount2", "unshare") },
+  { "CAP_SYS_BOOT", L ("reboot") },
+  { "CAP_SYS_CHROOT", L ("chroot") },
+  { "CAP_SYS_MODULE", L ("delete_module", "init_module", "finit_module") },
+  { "CAP_SYS_NICE", L ("get_mempolicy", "mbind", "set_mempolicy", "set_mempolicy_home_node") },
+  { "CAP_SYS_PACCT", L ("acct") },
+  { "CAP_SYS_PTRACE", L ("kcmp", "pidfd_getfd", "process_madvise", "process_vm_readv",
+                         "process_vm_writev", "ptrace") },
+  { "CAP_SYS_RAWIO", L ("iopl", "ioperm") },
+  { "CAP_SYS_TIME", L ("settimeofday", "stime", "clock_settime", "clock_settime64") },
+  { "CAP_SYS_TTY_CONFIG", L ("vhangup") },
+};
+
+static int
+compare_name (const char *name, size_t len, const char *row)
+{
+  int c = strncmp (name, row, len);
+  if (c == 0 && row[len] != '\0')
+    return -1;
+  return c;
+}
+
+const struct entitle_entry_s *
+entitle_catalogue_find (const char *name, size_t len)
+{
+  size_t lo = 0, hi = sizeof (catalogue) / sizeof (catalogue[0]);
+
+  while (lo < hi)
+    {
+      size_t mid = (lo + hi) / 2;
+      int c = compare_name (name, len, catalogue[mid].name);
+      if (c == 0)
+        return &catalogue[mid];
+      if (c < 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return NULL;
+}
+
+const struct entitle_entry_s *
+entitle_catalogue_rows (size_t *n)
+{
+  *n = sizeof (catalogue) / sizeof (catalogue[0]);
+  return catalogue;
+}
+
+const char *
+entitle_domain_name (enum entitle_domain domain)
+{
+  static const char *const names[] = { "", "network", "security", "host.devices",
+                                       "host.processes", "host.modules" };
+  return names[domain];
+}
+
+const struct entitle_cap_syscalls_s *
+entitle_cap_gated (size_t *n)
+{
+  *n = sizeof (cap_gated) / sizeof (cap_gated[0]);
+  return cap_gated;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_COMPILE_H
+#define ENTITLE_COMPILE_H
+
+#include <stdbool.h>
+#include "context.h"
+#include "entitlements.h"
+#include "json.h"
+
+#define ENTITLE_ANNOTATION          "io.entitle.entitlements"
+#define ENTITLE_ANNOTATION_APPLIED  "io.entitle.applied"
+#define ENTITLE_ANNOTATION_VERSION  "io.entitle.version"
+#define ENTITLE_ANNOTATION_CATALOGUE "io.entitle.catalogue"
+
+/**
+ * Rewrite @spec (a parsed config.json) for the entitlements it requests
+ * and the admin config of @ctx.  Returns 1 when @spec was changed, 0 when
+ * nothing applies (no entitlement from any source, or a bundle entitle
+ * rewrote already), or a negative error: an unknown or conflicting
+ * entitlement, a refused grant, an unenforceable restriction.
+ */
+int entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err);
+
+/**
+ * Apply the final set @set to @spec: capabilities, noNewPrivileges, LSM
+ * labels, namespaces, masked and read-only paths, seccomp, annotations.
+ */
+int entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
+                     entitle_error_t *err);
+
+/**
+ * Apply the process-level part of @set (capabilities, noNewPrivileges, LSM
+ * labels) to a process object: what `exec --process FILE` needs.
+ */
+int entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process,
+                             const struct entitle_set_s *set, entitle_error_t *err);
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "file.h"
+#include "json.h"
+#include "utils.h"
+
+#define ENTITLE_MAX_ADMIN_CONFIG_SIZE (1024 * 1024)
+
+const char *
+entitle_config_path (void)
+{
+  const char *p = getenv ("ENTITLE_CONFIG");
+  return p && *p ? p : ENTITLE_CONFIG_FILE;
+}
+
+static char **
+empty_list (void)
+{
+  char **l = calloc (1, sizeof (char *));
+  if (l == NULL)
+    abort ();
+  return l;
+}
+
+static int
+get_list (const json_t *v, const char *key, char ***out, const char *path, entitle_error_t *err)
+{
+  size_t i;
+  char **l;
+
+  if (v->type != JSON_ARRAY)
+    return entitle_make_error (err, EINVAL, "`%s`: `%s` must be an array of strings", path, key);
+  l = calloc (v->n + 1, sizeof (char *));
+  if (l == NULL)
+    abort ();
+  for (i = 0; i < v->n; i++)
+    {
+      if (v->items[i]->type != JSON_STRING)
+        {
+          cleanup_strvp (&l);
+          return entitle_make_error (err, EINVAL, "`%s`: `%s` must be an array of strings", path, key);
+        }
+      l[i] = strdup (v->items[i]->text);
+    }
+  cleanup_strvp (out);
+  *out = l;
+  return 0;
+}
+
+static int
+get_string (const json_t *v, const char *key, char **out, const char *path, entitle_error_t *err)
+{
+  if (v->type != JSON_STRING || v->len == 0)
+    return entitle_make_error (err, EINVAL, "`%s`: `%s` must be a non-empty string", path, key);
+  free (*out);
+  *out = strdup (v->text);
+  return 0;
+}
+
+static int
+get_bool (const json_t *v, const char *key, bool *out, const char *path, entitle_error_t *err)
+{
+  if (v->type != JSON_TRUE && v->type != JSON_FALSE)
+    return entitle_make_error (err, EINVAL, "`%s`: `%s` must be true or false", path, key);
+  *out = v->type == JSON_TRUE;
+  return 0;
+}
+
+static int
+set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle_error_t *err)
+{
+  const char *path = cfg->path;
+
+  if (strcmp (key, "runtime") == 0)
+    return get_string (v, key, &cfg->runtime, path, err);
+  if (strcmp (key, "defaults") == 0)
+    return get_list (v, key, &cfg->defaults, path, err);
+  if (strcmp (key, "grant") == 0)
+    return get_list (v, key, &cfg->grant, path, err);
+  if (strcmp (key, "require") == 0)
+    return get_list (v, key, &cfg->require, path, err);
+  if (strcmp (key, "lock") == 0)
+    return get_bool (v, key, &cfg->lock, path, err);
+  if (strcmp (key, "state_dir") == 0)
+    return get_string (v, key, &cfg->state_dir, path, err);
+  if (strcmp (key, "on_unenforceable") == 0)
+    {
+      const char *s = json_string (v);
+      if (s == NULL || (strcmp (s, "refuse") != 0 && strcmp (s, "warn") != 0))
+        return entitle_make_error (err, EINVAL, "`%s`: `on_unenforceable` must be \"refuse\" or \"warn\"", path);
+      cfg->warn_unenforceable = strcmp (s, "warn") == 0;
+      return 0;
+    }
+  /* Fail closed: a misspelt "requrie" must not silently drop a floor.  */
+  return entitle_make_error (err, EINVAL, "`%s`: unknown key `%s`", path, key);
+}
+
+int
+entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
+                      entitle_error_t *err)
+{
+  cleanup_json json_t *root = NULL;
+  size_t i;
+  int ret;
+
+  free (cfg->path);
+  cfg->path = strdup (path);
+  ret = json_parse (buf, len, &root, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "load `%s`", path);
+  if (root->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "`%s`: the top level must be an object", path);
+  for (i = 0; i < root->n; i++)
+    {
+      ret = set_key (cfg, root->keys[i], root->items[i], err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  cfg->present = true;
+  return 0;
+}
+
+int
+entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+{
+  cleanup_free char *buf = NULL;
+  const char *path = entitle_config_path ();
+  size_t len;
+  int ret;
+
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->path = strdup (path);
+  cfg->defaults = empty_list ();
+  cfg->grant = empty_list ();
+  cfg->require = empty_list ();
+  ret = entitle_file_read (path, ENTITLE_MAX_ADMIN_CONFIG_SIZE, &buf, &len, err);
+  if (ret < 0 && (*err)->status == ENOENT)
+    {
+      entitle_error_release (err);
+      return 0;
+    }
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "admin config");
+  return entitle_config_parse (cfg, path, buf, len, err);
+}
+
+void
+entitle_config_free (struct entitle_config_s *cfg)
+{
+  free (cfg->path);
+  free (cfg->runtime);
+  free (cfg->state_dir);
+  cleanup_strvp (&cfg->defaults);
+  cleanup_strvp (&cfg->grant);
+  cleanup_strvp (&cfg->require);
+  memset (cfg, 0, sizeof (*cfg));
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_CONTEXT_H
+#define ENTITLE_CONTEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "config.h"
+#include "log.h"
+
+/* What one entitle call knows: where to log, the admin's config, and
+   host facts probed at most once (lib/ keeps no other state).  */
+struct entitle_ctx_s
+{
+  const struct entitle_log_s *log;
+  const struct entitle_config_s *config;
+
+  /* Memoized probes; -1 until asked.  */
+  int selinux_enabled;
+  int apparmor_enabled;
+  int bounding_read;
+  uint64_t bounding; /**< entitle's own bounding set */
+};
+
+static inline void
+entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
+                  const struct entitle_config_s *config)
+{
+  ctx->log = log;
+  ctx->config = config;
+  ctx->selinux_enabled = -1;
+  ctx->apparmor_enabled = -1;
+  ctx->bounding_read = 0;
+  ctx->bounding = 0;
+}
+
+#endif

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "entitlements.h"
+#include "utils.h"
+
+/* A value is one comma-free token: CIDRs, ports, paths.  */
+#define MAX_ENTITLEMENT_LEN 1024
+
+/* component := [a-z0-9]+(-[a-z0-9]+)* ; name := component ("." component)+ */
+static bool
+valid_name (const char *s, size_t len)
+{
+  size_t i, dots = 0;
+  char prev = '.';
+
+  for (i = 0; i < len; i++)
+    {
+      char c = s[i];
+      bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (c == '.' || c == '-')
+        {
+          if (prev == '.' || prev == '-')
+            return false;
+          dots += c == '.';
+        }
+      else if (!alnum)
+        return false;
+      prev = c;
+    }
+  return dots > 0 && prev != '.' && prev != '-';
+}
+
+static bool
+valid_value (const char *s, size_t len)
+{
+  size_t i;
+  if (len == 0)
+    return false;
+  for (i = 0; i < len; i++)
+    if ((unsigned char) s[i] <= ' ' || s[i] == ',' || s[i] == 0x7f)
+      return false;
+  return true;
+}
+
+int
+entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, entitle_error_t *err)
+{
+  const char *eq = memchr (s, '=', len);
+  size_t nlen = eq ? (size_t) (eq - s) : len;
+  const struct entitle_entry_s *e;
+
+  if (len > MAX_ENTITLEMENT_LEN)
+    return entitle_make_error (err, EINVAL, "entitlement `%.64s...` is longer than %d bytes", s,
+                               MAX_ENTITLEMENT_LEN);
+  if (!valid_name (s, nlen))
+    return entitle_make_error (err, EINVAL, "malformed entitlement `%.*s`", (int) len, s);
+  e = entitle_catalogue_find (s, nlen);
+  if (e == NULL)
+    return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`", (int) nlen, s);
+  if (e->value && eq == NULL)
+    return entitle_make_error (err, EINVAL, "entitlement `%s` needs a value (`%s=...`)", e->name, e->name);
+  if (!e->value && eq)
+    return entitle_make_error (err, EINVAL, "entitlement `%s` takes no value", e->name);
+  if (eq && !valid_value (eq + 1, len - nlen - 1))
+    return entitle_make_error (err, EINVAL, "malformed value in entitlement `%.*s`", (int) len, s);
+  out->entry = e;
+  out->value = eq ? strndup (eq + 1, len - nlen - 1) : NULL;
+  return 0;
+}
+
+static int
+compare_request (const struct entitle_request_s *a, const struct entitle_request_s *b)
+{
+  int c = strcmp (a->entry->name, b->entry->name);
+  if (c)
+    return c;
+  return strcmp (a->value ? a->value : "", b->value ? b->value : "");
+}
+
+void
+entitle_set_add (struct entitle_set_s *set, const struct entitle_request_s *req)
+{
+  size_t i = 0;
+  struct entitle_request_s *items;
+
+  while (i < set->n && compare_request (&set->items[i], req) < 0)
+    i++;
+  if (i < set->n && compare_request (&set->items[i], req) == 0)
+    return;
+  items = realloc (set->items, (set->n + 1) * sizeof (*items));
+  if (items == NULL)
+    abort ();
+  memmove (&items[i + 1], &items[i], (set->n - i) * sizeof (*items));
+  items[i].entry = req->entry;
+  items[i].value = req->value ? strdup (req->value) : NULL;
+  set->items = items;
+  set->n++;
+}
+
+const struct entitle_request_s *
+entitle_set_rung (const struct entitle_set_s *set, enum entitle_domain domain)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (set->items[i].entry->domain == domain && set->items[i].entry->rung > 0)
+      return &set->items[i];
+  return NULL;
+}
+
+bool
+entitle_set_has (const struct entitle_set_s *set, const char *name)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (strcmp (set->items[i].entry->name, name) == 0)
+      return true;
+  return false;
+}
+
+static int
+add_checked (struct entitle_set_s *set, struct entitle_request_s *req, const char *source,
+             entitle_error_t *err)
+{
+  const struct entitle_request_s *other = NULL;
+  int ret = 0;
+
+  if (req->entry->rung > 0)
+    other = entitle_set_rung (set, req->entry->domain);
+  if (other && other->entry != req->entry)
+    ret = entitle_make_error (err, EINVAL, "conflicting entitlements `%s` and `%s` in %s: one %s rung only",
+                              other->entry->name, req->entry->name, source,
+                              entitle_domain_name (req->entry->domain));
+  else
+    entitle_set_add (set, req);
+  free (req->value);
+  return ret;
+}
+
+int
+entitle_parse_list (const char *list, const char *source, struct entitle_set_s *set,
+                    entitle_error_t *err)
+{
+  const char *p = list;
+
+  for (;;)
+    {
+      const char *end = strchr (p, ',');
+      size_t len = end ? (size_t) (end - p) : strlen (p);
+      struct entitle_request_s req;
+      int ret;
+
+      /* Spaces after commas are a common way to write a list.  */
+      while (len > 0 && (*p == ' ' || *p == '\t'))
+        p++, len--;
+      while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+        len--;
+      if (len == 0 && !(end == NULL && p == list))
+        return entitle_make_error (err, EINVAL, "empty entitlement in %s `%s`", source, list);
+      if (len > 0)
+        {
+          ret = entitle_parse_one (p, len, &req, err);
+          if (UNLIKELY (ret < 0))
+            return entitle_error_wrap (err, "%s", source);
+          ret = add_checked (set, &req, source, err);
+          if (UNLIKELY (ret < 0))
+            return ret;
+        }
+      if (end == NULL)
+        return 0;
+      p = end + 1;
+    }
+}
+
+int
+entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s *set,
+                    entitle_error_t *err)
+{
+  for (; *list; list++)
+    {
+      struct entitle_request_s req;
+      int ret = entitle_parse_one (*list, strlen (*list), &req, err);
+      if (UNLIKELY (ret < 0))
+        return entitle_error_wrap (err, "%s", source);
+      ret = add_checked (set, &req, source, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  return 0;
+}
+
+char *
+entitle_request_format (const struct entitle_request_s *req)
+{
+  char *s;
+  if (asprintf (&s, "%s%s%s", req->entry->name, req->value ? "=" : "",
+                req->value ? req->value : "")
+      < 0)
+    abort ();
+  return s;
+}
+
+char *
+entitle_set_format (const struct entitle_set_s *set)
+{
+  size_t i, len = 1;
+  char *s, *p;
+
+  for (i = 0; i < set->n; i++)
+    len += strlen (set->items[i].entry->name) + 2
+           + (set->items[i].value ? strlen (set->items[i].value) : 0);
+  s = p = malloc (len);
+  if (s == NULL)
+    abort ();
+  *p = '\0';
+  for (i = 0; i < set->n; i++)
+    p += sprintf (p, "%s%s%s%s", i ? "," : "", set->items[i].entry->name,
+                  set->items[i].value ? "=" : "", set->items[i].value ? set->items[i].value : "");
+  return s;
+}
+
+void
+entitle_set_free (struct entitle_set_s *set)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    free (set->items[i].value);
+  free (set->items);
+  set->items = NULL;
+  set->n = 0;
+}

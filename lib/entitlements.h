@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_ENTITLEMENTS_H
+#define ENTITLE_ENTITLEMENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "catalogue.h"
+#include "error.h"
+
+/* One entitlement as written: a catalogue row and its value.  */
+struct entitle_request_s
+{
+  const struct entitle_entry_s *entry;
+  char *value; /**< after the first `=`, or NULL */
+};
+
+/* A set of entitlements, kept sorted by name then value.  */
+struct entitle_set_s
+{
+  struct entitle_request_s *items;
+  size_t n;
+};
+
+/**
+ * Parse one entitlement of @len bytes at @s: split on the first `=`, then
+ * check the name's components and look it up in the catalogue.
+ */
+int entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out,
+                       entitle_error_t *err);
+
+/**
+ * Parse the comma-separated @list into @set.  Two rungs of one ladder are an
+ * error naming both, @source saying where they came from.
+ */
+int entitle_parse_list (const char *list, const char *source, struct entitle_set_s *set,
+                        entitle_error_t *err);
+
+/** Parse each string of the NULL-terminated @list (admin config lists). */
+int entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s *set,
+                        entitle_error_t *err);
+
+/** Add a copy of @req unless it is there already. */
+void entitle_set_add (struct entitle_set_s *set, const struct entitle_request_s *req);
+
+/** The rung @set holds in @domain, or NULL. */
+const struct entitle_request_s *entitle_set_rung (const struct entitle_set_s *set,
+                                                  enum entitle_domain domain);
+
+/** True when @set holds the row named @name. */
+bool entitle_set_has (const struct entitle_set_s *set, const char *name);
+
+/** "a,b,c=v": the sorted list, malloc'd. */
+char *entitle_set_format (const struct entitle_set_s *set);
+
+/** "a" or "a=v" for one request, malloc'd. */
+char *entitle_request_format (const struct entitle_request_s *req);
+
+void entitle_set_free (struct entitle_set_s *set);
+
+static inline void
+cleanup_entitle_setp (struct entitle_set_s *s)
+{
+  entitle_set_free (s);
+}
+#define cleanup_entitle_set __attribute__ ((cleanup (cleanup_entitle_setp)))
+
+#endif

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+
+static char *
+vformat (const char *fmt, va_list ap)
+{
+  char *s = NULL;
+  if (vasprintf (&s, fmt, ap) < 0)
+    return NULL;
+  return s;
+}
+
+int
+entitle_make_error (entitle_error_t *err, int status, const char *fmt, ...)
+{
+  va_list ap;
+  entitle_error_t e = calloc (1, sizeof (*e));
+
+  if (e == NULL)
+    abort ();
+  va_start (ap, fmt);
+  e->msg = vformat (fmt, ap);
+  va_end (ap);
+  if (e->msg == NULL)
+    abort ();
+  e->status = status;
+  /* Keep the first error: it is the cause.  */
+  if (*err == NULL)
+    *err = e;
+  else
+    {
+      free (e->msg);
+      free (e);
+    }
+  return -(*err)->status - 1;
+}
+
+int
+entitle_error_wrap (entitle_error_t *err, const char *fmt, ...)
+{
+  va_list ap;
+  char *prefix, *msg;
+
+  va_start (ap, fmt);
+  prefix = vformat (fmt, ap);
+  va_end (ap);
+  if (prefix == NULL || asprintf (&msg, "%s: %s", prefix, (*err)->msg) < 0)
+    abort ();
+  free (prefix);
+  free ((*err)->msg);
+  (*err)->msg = msg;
+  return -(*err)->status - 1;
+}
+
+void
+entitle_error_release (entitle_error_t *err)
+{
+  if (*err == NULL)
+    return;
+  free ((*err)->msg);
+  free (*err);
+  *err = NULL;
+}

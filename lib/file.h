@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_FILE_H
+#define ENTITLE_FILE_H
+
+#include <stddef.h>
+#include "error.h"
+
+/* A config.json larger than this is refused (DESIGN §5).  */
+#define ENTITLE_MAX_CONFIG_SIZE (16 * 1024 * 1024)
+
+/**
+ * Read the regular file @path, at most @max bytes, into a NUL-terminated
+ * malloc'd buffer.  A larger file is an error, not a truncation.
+ */
+int entitle_file_read (const char *path, size_t max, char **buf, size_t *len,
+                       entitle_error_t *err);
+
+/**
+ * Replace @path with @len bytes of @buf atomically: a temporary file in the
+ * same directory, fsync, rename, fsync of the directory.  The file's mode
+ * and owner are kept.  @path must be a regular file, never a symlink.
+ */
+int entitle_file_write_atomic (const char *path, const char *buf, size_t len,
+                               entitle_error_t *err);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_JSON_H
+#define ENTITLE_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "error.h"
+
+/* A small JSON DOM on top of yajl's callback parser.  It keeps what a
+   lossless rewrite needs: key order, duplicate keys, and numbers exactly as
+   written (seccomp argument values are uint64; they must never pass
+   through a double or a long long).  */
+
+enum json_type
+{
+  JSON_NULL,
+  JSON_FALSE,
+  JSON_TRUE,
+  JSON_NUMBER,
+  JSON_STRING,
+  JSON_OBJECT,
+  JSON_ARRAY,
+};
+
+typedef struct json_s json_t;
+struct json_s
+{
+  enum json_type type;
+  char *text;     /**< string value or number as written */
+  size_t len;     /**< length of text */
+  size_t n, cap;  /**< members of an object or array */
+  char **keys;    /**< object keys (NUL-terminated) */
+  json_t **items; /**< object values or array elements */
+};
+
+/**
+ * Parse @len bytes of @buf.  The whole buffer must be one JSON value.
+ * Returns 0 and stores the tree in @out, or a negative error whose
+ * message is one line.
+ */
+int json_parse (const char *buf, size_t len, json_t **out, entitle_error_t *err);
+
+/**
+ * Serialise @v, indented, with a trailing newline, into a malloc'd buffer.
+ */
+int json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err);
+
+/** Free @v and everything below it; NULL is fine. */
+void json_free (json_t *v);
+
+static inline void
+cleanup_jsonp (json_t **v)
+{
+  json_free (*v);
+}
+#define cleanup_json __attribute__ ((cleanup (cleanup_jsonp)))
+
+/** Constructors; they abort on out-of-memory, as yajl's allocator does. */
+json_t *json_new (enum json_type type);
+json_t *json_new_string (const char *s);
+json_t *json_new_number (const char *text);
+json_t *json_new_uint (unsigned long long v);
+json_t *json_new_bool (bool v);
+json_t *json_clone (const json_t *v);
+
+/** The value of the last @key in object @obj, or NULL. */
+json_t *json_get (const json_t *obj, const char *key);
+
+/** Object member @key of @obj, created with @type when missing or of another type. */
+json_t *json_get_or_add (json_t *obj, const char *key, enum json_type type);
+
+/** Set @key of @obj to @val (taking it), replacing every existing @key. */
+void json_set (json_t *obj, const char *key, json_t *val);
+
+/** Remove every @key from @obj; returns true if one was there. */
+bool json_del (json_t *obj, const char *key);
+
+/** Append @val (taking it) to array @arr. */
+void json_push (json_t *arr, json_t *val);
+
+/** Remove and free element @i of array @arr. */
+void json_remove_at (json_t *arr, size_t i);
+
+/** The string of @v, or NULL when @v is not a string. */
+const char *json_string (const json_t *v);
+
+/** Index of string @s in array @arr, or -1. */
+long json_array_find_string (const json_t *arr, const char *s);
+
+/** Deep equality (numbers compared as written). */
+bool json_equal (const json_t *a, const json_t *b);
+
+#endif

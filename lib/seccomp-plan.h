@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_SECCOMP_PLAN_H
+#define ENTITLE_SECCOMP_PLAN_H
+
+#include <stdbool.h>
+#include "context.h"
+#include "json.h"
+
+/* What the compiler asks of linux.seccomp, computed from the final set of
+   entitlements and capabilities (never replayed in request order).  */
+struct entitle_seccomp_plan_s
+{
+  char **deny;      /**< blocked whatever the arguments (NULL-terminated) */
+  char **allow;     /**< allowed; ignored for names in deny */
+  unsigned fx;      /**< FX_SOCK_UNIX, FX_SOCK_USER, FX_NO_DEV_MKNOD, FX_PERSONALITY */
+  bool clone_ns;    /**< CAP_SYS_ADMIN is held: clone may create namespaces */
+  bool clone_no_ns; /**< CAP_SYS_ADMIN was dropped: clone may not */
+};
+
+/**
+ * Apply @plan to spec.linux.seccomp of @spec.  To block a syscall it is
+ * removed from every allowing rule whatever its arguments, and denied
+ * explicitly under an allowing default action.  With no seccomp section, a
+ * restriction generates a complete profile (default action ERRNO/EPERM)
+ * for the host's architectures; allowances alone change nothing there.
+ * Rules are written so that runc (which ORs conditions on a repeated
+ * argument index) and crun (which ANDs them) read them alike.
+ */
+int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
+                           const struct entitle_seccomp_plan_s *plan, entitle_error_t *err);
+
+/**
+ * A complete profile for this host: default ERRNO/EPERM, the native
+ * architecture and its sub-architectures, every syscall libseccomp knows
+ * except the privileged ones, which @process's bounding set gates.
+ */
+json_t *entitle_seccomp_generate (const json_t *process);
+
+/** Is @action one that lets the syscall run (ALLOW, LOG, TRACE, NOTIFY)? */
+bool entitle_seccomp_action_allows (const char *action);
+
+/** The names that allowing rules of @seccomp list (sorted, unique, malloc'd). */
+char **entitle_seccomp_allowed_names (const json_t *seccomp);
+
+#endif

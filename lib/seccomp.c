@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catalogue.h"
+#include "caps.h"
+#include "seccomp-plan.h"
+#include "utils.h"
+
+#define EPERM_RET 1
+#define ENOSYS_RET 38
+
+/* One argument condition, and a rule as an AND of up to two of them on
+   distinct indexes: the form both runc and crun read the same way.  */
+struct cond
+{
+  unsigned index;
+  const char *op;
+  uint64_t value, value_two;
+};
+
+struct rule
+{
+  unsigned n;
+  struct cond c[2];
+};
+
+/* A syscall allowed only under conditions.  `allow` is used under a
+   denying default action, `deny` under an allowing one (no `deny`:
+   deny the call whatever its arguments).  */
+struct restriction
+{
+  unsigned fx;
+  const char *name;
+  unsigned errno_ret;
+  const struct rule *allow;
+  size_t nallow;
+  const struct rule *deny;
+  size_t ndeny;
+};
+
+#define EQ(i, v)        { i, "SCMP_CMP_EQ", v, 0 }
+#define NE(i, v)        { i, "SCMP_CMP_NE", v, 0 }
+#define MASKED(i, m, v) { i, "SCMP_CMP_MASKED_EQ", m, v }
+#define R1(a)           { 1, { a } }
+#define R2(a, b)        { 2, { a, b } }
+#define N(x)            (sizeof (x) / sizeof ((x)[0]))
+
+enum
+{
+  AF_UNIX_ = 1,
+  AF_INET_ = 2,
+  AF_INET6_ = 10,
+  AF_NETLINK_ = 16,
+  AF_PACKET_ = 17,
+  SOCK_TYPE_MASK = 0xf,
+  SOCK_STREAM_ = 1,
+  SOCK_DGRAM_ = 2,
+  SOCK_RAW_ = 3,
+  SOCK_SEQPACKET_ = 5,
+  S_IFMT_ = 0170000,
+  S_IFCHR_ = 0020000,
+  S_IFBLK_ = 0060000,
+  S_IFREG_ = 0100000,
+  S_IFIFO_ = 0010000,
+  S_IFSOCK_ = 0140000,
+  CLONE_NS_FLAGS = 0x7E020000, /* CLONE_NEWNS ... CLONE_NEWNET, CLONE_NEWCGROUP */
+};
+
+static const struct rule unix_only[] = { R1 (EQ (0, AF_UNIX_)) };
+static const struct rule not_unix[] = { R1 (NE (0, AF_UNIX_)) };
+
+/* network.user: unix and netlink sockets of any type; inet sockets of the
+   stream, datagram and seqpacket types (never SOCK_RAW); nothing else.  */
+#define INET_TYPES(f) \
+  R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_STREAM_)), \
+      R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_DGRAM_)), \
+      R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_SEQPACKET_))
+static const struct rule user_sockets[] = { R1 (EQ (0, AF_UNIX_)), R1 (EQ (0, AF_NETLINK_)),
+                                            INET_TYPES (AF_INET_), INET_TYPES (AF_INET6_) };
+static const struct rule user_denied[] = { R1 (EQ (0, AF_PACKET_)),
+                                           R2 (EQ (0, AF_INET_), MASKED (1, SOCK_TYPE_MASK, SOCK_RAW_)),
+                                           R2 (EQ (0, AF_INET6_), MASKED (1, SOCK_TYPE_MASK, SOCK_RAW_)) };
+
+#define NODE_TYPES(i) \
+  R1 (MASKED (i, S_IFMT_, 0)), R1 (MASKED (i, S_IFMT_, S_IFREG_)), \
+      R1 (MASKED (i, S_IFMT_, S_IFIFO_)), R1 (MASKED (i, S_IFMT_, S_IFSOCK_))
+static const struct rule mknod_ok[] = { NODE_TYPES (1) };
+static const struct rule mknodat_ok[] = { NODE_TYPES (2) };
+static const struct rule mknod_dev[] = { R1 (MASKED (1, S_IFMT_, S_IFCHR_)), R1 (MASKED (1, S_IFMT_, S_IFBLK_)) };
+static const struct rule mknodat_dev[] = { R1 (MASKED (2, S_IFMT_, S_IFCHR_)), R1 (MASKED (2, S_IFMT_, S_IFBLK_)) };
+
+/* PER_LINUX, and 0xffffffff, which only queries the persona.  */
+static const struct rule per_linux[] = { R1 (EQ (0, 0)), R1 (EQ (0, 0xffffffffULL)) };
+
+static const struct rule clone_no_ns[] = { R1 (MASKED (0, CLONE_NS_FLAGS, 0)) };
+
+static const struct restriction restrictions[] = {
+  /* socketcall multiplexes socket() on 32-bit x86: it would bypass any
+     rule on socket's arguments.  */
+  { FX_SOCK_UNIX, "socket", EPERM_RET, unix_only, N (unix_only), not_unix, N (not_unix) },
+  { FX_SOCK_UNIX, "socketpair", EPERM_RET, unix_only, N (unix_only), not_unix, N (not_unix) },
+  { FX_SOCK_UNIX, "socketcall", EPERM_RET, NULL, 0, NULL, 0 },
+  { FX_SOCK_USER, "socket", EPERM_RET, user_sockets, N (user_sockets), user_denied, N (user_denied) },
+  { FX_SOCK_USER, "socketcall", EPERM_RET, NULL, 0, NULL, 0 },
+  { FX_NO_DEV_MKNOD, "mknod", EPERM_RET, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev) },
+  { FX_NO_DEV_MKNOD, "mknodat", EPERM_RET, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev) },
+  /* XXX an allowing default denies every persona change, PER_LINUX too:
+     "not 0 and not ~0" has no form that runc and crun read alike.  */
+  { FX_PERSONALITY, "personality", EPERM_RET, per_linux, N (per_linux), NULL, 0 },
+};
+
+/* glibc falls back from clone3 to clone on ENOSYS only.  */
+static const struct restriction clone_restrictions[] = {
+  { 0, "clone", EPERM_RET, clone_no_ns, N (clone_no_ns), NULL, 0 },
+  { 0, "clone3", ENOSYS_RET, NULL, 0, NULL, 0 },
+};
+
+bool
+entitle_seccomp_action_allows (const char *action)
+{
+  static const char *const allowing[] = { "SCMP_ACT_ALLOW", "SCMP_ACT_LOG", "SCMP_ACT_TRACE",
+                                          "SCMP_ACT_NOTIFY" };
+  size_t i;
+  for (i = 0; action && i < N (allowing); i++)
+    if (strcmp (action, allowing[i]) == 0)
+      return true;
+  return false;
+}
+
+static bool
+default_allows (const json_t *seccomp)
+{
+  return entitle_seccomp_action_allows (json_string (json_get (seccomp, "defaultAction")));
+}
+
+static unsigned
+default_errno (const json_t *seccomp)
+{
+  const json_t *v = json_get (seccomp, "defaultErrnoRet");
+  return v && v->type == JSON_NUMBER ? (unsigned) strtoul (v->text, NULL, 10) : EPERM_RET;
+}
+
+static json_t *
+cond_json (const struct cond *c)
+{
+  json_t *o = json_new (JSON_OBJECT);
+  json_set (o, "index", json_new_uint (c->index));
+  json_set (o, "value", json_new_uint (c->value));
+  if (c->value_two)
+    json_set (o, "valueTwo", json_new_uint (c->value_two));
+  json_set (o, "op", json_new_string (c->op));
+  return o;
+}
+
+/* Append {names:[name], action, errnoRet?, args?} unless an equal rule is
+   there already.  */
+static void
+add_rule (json_t *seccomp, const char *name, const char *action, unsigned errno_ret, json_t *args)
+{
+  json_t *syscalls = json_get_or_add (seccomp, "syscalls", JSON_ARRAY);
+  json_t *r = json_new (JSON_OBJECT), *names = json_new (JSON_ARRAY);
+  size_t i;
+
+  json_push (names, json_new_string (name));
+  json_set (r, "names", names);
+  json_set (r, "action", json_new_string (action));
+  if (errno_ret)
+    json_set (r, "errnoRet", json_new_uint (errno_ret));
+  if (args)
+    json_set (r, "args", args);
+  for (i = 0; i < syscalls->n; i++)
+    if (json_equal (syscalls->items[i], r))
+      {
+        json_free (r);
+        return;
+      }
+  json_push (syscalls, r);
+}
+
+/* Remove @name from every allowing rule, whatever its arguments; the rules
+   it was removed from are returned as {action, args} for merging.  */
+static json_t *
+remove_allowing (json_t *seccomp, const char *name)
+{
+  json_t *syscalls = json_get (seccomp, "syscalls"), *taken = json_new (JSON_ARRAY);
+  size_t i;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n;)
+    {
+      json_t *r = syscalls->items[i], *names = json_get (r, "names");
+      const char *action = json_string (json_get (r, "action"));
+      long at = json_array_find_string (names, name);
+
+      if (at < 0 || !entitle_seccomp_action_allows (action))
+        {
+          i++;
+          continue;
+        }
+      json_t *t = json_new (JSON_OBJECT);
+      json_set (t, "action", json_new_string (action));
+      if (json_get (r, "args"))
+        json_set (t, "args", json_clone (json_get (r, "args")));
+      json_push (taken, t);
+      while ((at = json_array_find_string (names, name)) >= 0)
+        json_remove_at (names, (size_t) at);
+      if (names->n == 0)
+        json_remove_at (syscalls, i);
+      else
+        i++;
+    }
+  return taken;
+}
+
+static bool
+parse_u64 (const json_t *v, uint64_t *out)
+{
+  char *end;
+  if (v == NULL)
+    {
+      *out = 0;
+      return true;
+    }
+  if (v->type != JSON_NUMBER || v->text[0] == '-')
+    return false;
+  errno = 0;
+  *out = strtoull (v->text, &end, 10);
+  return errno == 0 && *end == '\0';
+}
+
+/* Does x satisfy the engine's condition @a?  False when @a cannot be read.  */
+static bool
+satisfies (const json_t *a, uint64_t x)
+{
+  const char *op = json_string (json_get (a, "op"));
+  uint64_t v, v2;
+
+  if (op == NULL || !parse_u64 (json_get (a, "value"), &v) || !parse_u64 (json_get (a, "valueTwo"), &v2))
+    return false;
+  if (strcmp (op, "SCMP_CMP_EQ") == 0)
+    return x == v;
+  if (strcmp (op, "SCMP_CMP_NE") == 0)
+    return x != v;
+  if (strcmp (op, "SCMP_CMP_LT") == 0)
+    return x < v;
+  if (strcmp (op, "SCMP_CMP_LE") == 0)
+    return x <= v;
+  if (strcmp (op, "SCMP_CMP_GT") == 0)
+    return x > v;
+  if (strcmp (op, "SCMP_CMP_GE") == 0)
+    return x >= v;
+  if (strcmp (op, "SCMP_CMP_MASKED_EQ") == 0)
+    return (x & v) == v2;
+  return false;
+}
+
+static const struct cond *
+cond_on (const struct rule *b, unsigned index)
+{
+  unsigned i;
+  for (i = 0; i < b->n; i++)
+    if (b->c[i].index == index)
+      return &b->c[i];
+  return NULL;
+}
+
+static bool
+same_cond (const json_t *a, const struct cond *c)
+{
+  const char *op = json_string (json_get (a, "op"));
+  uint64_t v, v2;
+
+  return op && strcmp (op, c->op) == 0 && parse_u64 (json_get (a, "value"), &v)
+         && parse_u64 (json_get (a, "valueTwo"), &v2) && v == c->value && v2 == c->value_two;
+}
+
+/* The AND of the engine's rule @old and entitle's rule @b, or NULL when
+   it is empty or has no form both runtimes read alike (then the rule is
+   dropped: denying more than asked, never less).  */
+static json_t *
+merge (const json_t *old, const struct rule *b)
+{
+  json_t *args = json_new (JSON_ARRAY);
+  unsigned seen = 0, i;
+  size_t k;
+
+  for (i = 0; i < b->n; i++)
+    json_push (args, cond_json (&b->c[i]));
+  for (k = 0; old && old->type == JSON_ARRAY && k < old->n; k++)
+    {
+      const json_t *a = old->items[k];
+      uint64_t index;
+      const struct cond *c;
+
+      if (!parse_u64 (json_get (a, "index"), &index) || index > 5 || (seen & (1u << index)))
+        goto drop;
+      seen |= 1u << index;
+      c = cond_on (b, (unsigned) index);
+      if (c == NULL)
+        json_push (args, json_clone (a));
+      else if (!same_cond (a, c) && (strcmp (c->op, "SCMP_CMP_EQ") != 0 || !satisfies (a, c->value)))
+        goto drop;
+    }
+  return args;
+drop:
+  json_free (args);
+  return NULL;
+}
+
+static void
+restrict_denying (json_t *seccomp, const struct restriction *r)
+{
+  cleanup_json json_t *taken = remove_allowing (seccomp, r->name);
+  size_t i, j;
+
+  for (i = 0; i < taken->n; i++)
+    for (j = 0; j < r->nallow; j++)
+      {
+        json_t *args = merge (json_get (taken->items[i], "args"), &r->allow[j]);
+        if (args)
+          add_rule (seccomp, r->name, json_string (json_get (taken->items[i], "action")), 0, args);
+      }
+  if (r->nallow == 0 && r->errno_ret != default_errno (seccomp))
+    add_rule (seccomp, r->name, "SCMP_ACT_ERRNO", r->errno_ret, NULL);
+}
+
+static void
+restrict_allowing (json_t *seccomp, const struct restriction *r)
+{
+  size_t j;
+
+  json_free (remove_allowing (seccomp, r->name));
+  if (r->ndeny == 0)
+    add_rule (seccomp, r->name, "SCMP_ACT_ERRNO", r->errno_ret, NULL);
+  for (j = 0; j < r->ndeny; j++)
+    {
+      json_t *args = json_new (JSON_ARRAY);
+      unsigned i;
+      for (i = 0; i < r->deny[j].n; i++)
+        json_push (args, cond_json (&r->deny[j].c[i]));
+      add_rule (seccomp, r->name, "SCMP_ACT_ERRNO", r->errno_ret, args);
+    }
+}
+
+static void
+apply_restriction (json_t *seccomp, const struct restriction *r)
+{
+  if (default_allows (seccomp))
+    restrict_allowing (seccomp, r);
+  else
+    restrict_denying (seccomp, r);
+}
+
+static bool
+listed (char *const *list, const char *name)
+{
+  for (; list && *list; list++)
+    if (strcmp (*list, name) == 0)
+      return true;
+  return false;
+}
+
+/* Is @name a syscall libseccomp can place in a filter for any of the
+   profile's architectures?  Unknown names are ignored by the runtimes.  */
+static bool
+resolvable (const json_t *seccomp, const char *name)
+{
+  const json_t *archs = json_get (seccomp, "architectures");
+  size_t i;
+
+  if (seccomp_syscall_resolve_name (name) != __NR_SCMP_ERROR)
+    return true;
+  for (i = 0; archs && archs->type == JSON_ARRAY && i < archs->n; i++)
+    {
+      const char *a = json_string (archs->items[i]);
+      uint32_t token = a && strncmp (a, "SCMP_ARCH_", 10) == 0 ? seccomp_arch_resolve_name (a + 10) : 0;
+      if (token && seccomp_syscall_resolve_name_arch (token, name) != __NR_SCMP_ERROR)
+        return true;
+    }
+  return false;
+}
+
+static int
+deny_all (struct entitle_ctx_s *ctx, json_t *seccomp, char *const *deny, entitle_error_t *err)
+{
+  for (; deny && *deny; deny++)
+    {
+      const struct restriction r = { 0, *deny, EPERM_RET, NULL, 0, NULL, 0 };
+      if (default_allows (seccomp) && !resolvable (seccomp, *deny))
+        {
+          if (!ctx->config->warn_unenforceable)
+            return entitle_make_error (err, ENOSYS, "cannot deny syscall `%s`: libseccomp %u.%u does not know it",
+                                       *deny, seccomp_version ()->major, seccomp_version ()->minor);
+          entitle_log_warning (ctx->log, "cannot deny syscall `%s`: unknown to libseccomp", *deny);
+          continue;
+        }
+      apply_restriction (seccomp, &r);
+    }
+  return 0;
+}
+
+/* Under a denying default, add one rule for what entitle allows: names
+   already allowed without arguments, or denied by the plan, are left.  */
+static void
+allow_all (struct entitle_ctx_s *ctx, json_t *seccomp, const struct entitle_seccomp_plan_s *plan)
+{
+  json_t *names = json_new (JSON_ARRAY), *rule;
+  cleanup_strv char **allowed = entitle_seccomp_allowed_names (seccomp);
+
+  for (char *const *p = plan->allow; p && *p; p++)
+    {
+      if (listed (plan->deny, *p) || listed (allowed, *p) || json_array_find_string (names, *p) >= 0)
+        continue;
+      if (!resolvable (seccomp, *p))
+        {
+          entitle_log_debug (ctx->log, "syscall `%s` is unknown to libseccomp: not allowed", *p);
+          continue;
+        }
+      json_push (names, json_new_string (*p));
+    }
+  if (names->n == 0)
+    {
+      json_free (names);
+      return;
+    }
+  rule = json_new (JSON_OBJECT);
+  json_set (rule, "names", names);
+  json_set (rule, "action", json_new_string ("SCMP_ACT_ALLOW"));
+  json_push (json_get_or_add (seccomp, "syscalls", JSON_ARRAY), rule);
+}
+
+/* CAP_SYS_ADMIN held: clone and clone3 without conditions, and no ENOSYS
+   rule for clone3 left behind.  */
+static void
+allow_clone_ns (json_t *seccomp)
+{
+  json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n;)
+    {
+      json_t *r = syscalls->items[i], *names = json_get (r, "names");
+      long at = json_array_find_string (names, "clone3");
+      if (at >= 0 && !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+        {
+          json_remove_at (names, (size_t) at);
+          if (names->n == 0)
+            {
+              json_remove_at (syscalls, i);
+              continue;
+            }
+        }
+      i++;
+    }
+  json_free (remove_allowing (seccomp, "clone"));
+  json_free (remove_allowing (seccomp, "clone3"));
+  add_rule (seccomp, "clone", "SCMP_ACT_ALLOW", 0, NULL);
+  add_rule (seccomp, "clone3", "SCMP_ACT_ALLOW", 0, NULL);
+}
+
+static bool
+needs_profile (const struct entitle_seccomp_plan_s *plan)
+{
+  return (plan->deny && plan->deny[0]) || plan->fx || plan->clone_no_ns;
+}
+
+int
+entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
+                       const struct entitle_seccomp_plan_s *plan, entitle_error_t *err)
+{
+  json_t *linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
+  json_t *seccomp = json_get (linux_, "seccomp");
+  size_t i;
+  int ret;
+
+  if (seccomp == NULL || seccomp->type != JSON_OBJECT)
+    {
+      /* No filter: everything is allowed already.  */
+      if (!needs_profile (plan))
+        return 0;
+      seccomp = entitle_seccomp_generate (json_get (spec, "process"));
+      json_set (linux_, "seccomp", seccomp);
+    }
+  for (i = 0; i < N (restrictions); i++)
+    if (plan->fx & restrictions[i].fx)
+      apply_restriction (seccomp, &restrictions[i]);
+  if (plan->clone_no_ns)
+    for (i = 0; i < N (clone_restrictions); i++)
+      apply_restriction (seccomp, &clone_restrictions[i]);
+  ret = deny_all (ctx, seccomp, plan->deny, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (!default_allows (seccomp))
+    {
+      if (plan->clone_ns)
+        allow_clone_ns (seccomp);
+      allow_all (ctx, seccomp, plan);
+    }
+  return 0;
+}
+
+static int
+compare_str (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+char **
+entitle_seccomp_allowed_names (const json_t *seccomp)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i, j, n = 0, cap = 16;
+  char **out = malloc (cap * sizeof (char *));
+
+  for (i = 0; out && syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *names = json_get (r, "names");
+      if (!entitle_seccomp_action_allows (json_string (json_get (r, "action"))) || names == NULL)
+        continue;
+      for (j = 0; j < names->n; j++)
+        {
+          if (json_string (names->items[j]) == NULL)
+            continue;
+          if (n + 1 >= cap)
+            out = realloc (out, (cap *= 2) * sizeof (char *));
+          if (out == NULL)
+            abort ();
+          out[n++] = strdup (names->items[j]->text);
+        }
+    }
+  if (out == NULL)
+    abort ();
+  qsort (out, n, sizeof (char *), compare_str);
+  for (i = 0, j = 0; i < n; i++)
+    {
+      if (j > 0 && strcmp (out[j - 1], out[i]) == 0)
+        free (out[i]);
+      else
+        out[j++] = out[i];
+    }
+  out[j] = NULL;
+  return out;
+}

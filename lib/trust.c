@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <string.h>
+#include "compile.h"
+#include "resolve.h"
+#include "seccomp-plan.h"
+#include "trust.h"
+#include "utils.h"
+
+static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted",
+                                        "ambient" };
+
+/* Is every string of array @b also in array @a?  */
+static bool
+subset (const json_t *b, const json_t *a)
+{
+  size_t i;
+  for (i = 0; b && b->type == JSON_ARRAY && i < b->n; i++)
+    {
+      const char *s = json_string (b->items[i]);
+      if (s && json_array_find_string (a, s) < 0)
+        return false;
+    }
+  return true;
+}
+
+static bool
+caps_widen (const json_t *before, const json_t *after)
+{
+  const json_t *cb = json_get (before, "capabilities"), *ca = json_get (after, "capabilities");
+  size_t i;
+
+  /* No capabilities object: the runtime keeps all it has.  */
+  if (cb == NULL)
+    return false;
+  if (ca == NULL)
+    return true;
+  for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
+    if (!subset (json_get (ca, cap_sets[i]), json_get (cb, cap_sets[i])))
+      return true;
+  return false;
+}
+
+static bool
+namespaces_widen (const json_t *before, const json_t *after)
+{
+  size_t i;
+  for (i = 0; before && before->type == JSON_ARRAY && i < before->n; i++)
+    {
+      const char *t = json_string (json_get (before->items[i], "type"));
+      bool found = false;
+      for (size_t k = 0; t && after && after->type == JSON_ARRAY && k < after->n; k++)
+        found |= json_equal (before->items[i], after->items[k]);
+      if (!found)
+        return true;
+    }
+  return false;
+}
+
+static bool
+seccomp_widens (const json_t *before, const json_t *after)
+{
+  cleanup_strv char **nb = NULL, **na = NULL;
+  const char *db, *da;
+  char **p;
+
+  if (before == NULL)
+    return false;
+  if (after == NULL)
+    return true;
+  db = json_string (json_get (before, "defaultAction"));
+  da = json_string (json_get (after, "defaultAction"));
+  if (entitle_seccomp_action_allows (da) && !entitle_seccomp_action_allows (db))
+    return true;
+  nb = entitle_seccomp_allowed_names (before);
+  na = entitle_seccomp_allowed_names (after);
+  for (p = na; *p; p++)
+    {
+      bool found = false;
+      for (char **q = nb; *q && !found; q++)
+        found = strcmp (*p, *q) == 0;
+      if (!found)
+        return true;
+    }
+  return false;
+}
+
+static bool
+label_changed (const json_t *before, const json_t *after, const char *key)
+{
+  return !json_equal (json_get (before, key), json_get (after, key));
+}
+
+bool
+entitle_widens (const json_t *before, const json_t *after)
+{
+  const json_t *pb = json_get (before, "process"), *pa = json_get (after, "process");
+  const json_t *lb = json_get (before, "linux"), *la = json_get (after, "linux");
+
+  if (caps_widen (pb, pa))
+    return true;
+  if (json_get (pb, "noNewPrivileges") && json_get (pb, "noNewPrivileges")->type == JSON_TRUE
+      && (json_get (pa, "noNewPrivileges") == NULL || json_get (pa, "noNewPrivileges")->type != JSON_TRUE))
+    return true;
+  if (label_changed (pb, pa, "apparmorProfile") || label_changed (pb, pa, "selinuxLabel"))
+    return true;
+  if (namespaces_widen (json_get (lb, "namespaces"), json_get (la, "namespaces")))
+    return true;
+  if (!subset (json_get (lb, "maskedPaths"), json_get (la, "maskedPaths"))
+      || !subset (json_get (lb, "readonlyPaths"), json_get (la, "readonlyPaths")))
+    return true;
+  return seccomp_widens (json_get (lb, "seccomp"), json_get (la, "seccomp"));
+}
+
+static int
+widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitle_request_s *req,
+              bool *widens, entitle_error_t *err)
+{
+  cleanup_json json_t *copy = json_clone (spec);
+  struct entitle_set_s one = { (struct entitle_request_s *) req, 1 };
+  struct entitle_config_s quiet = *ctx->config;
+  struct entitle_ctx_s alone = *ctx;
+  int ret;
+
+  /* Judge what the entitlement would do, not whether it can be done.  */
+  quiet.warn_unenforceable = true;
+  alone.config = &quiet;
+  alone.log = NULL;
+  ret = entitle_compile (&alone, copy, &one, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  *widens = entitle_widens (spec, copy);
+  return 0;
+}
+
+int
+entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
+                      const struct entitle_set_s *requested, entitle_error_t *err)
+{
+  size_t i;
+
+  for (i = 0; i < requested->n; i++)
+    {
+      const struct entitle_request_s *req = &requested->items[i];
+      bool widens = false;
+      int ret;
+
+      if (entitle_granted (ctx->config, req))
+        continue;
+      ret = widens_alone (ctx, spec, req, &widens, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      if (widens)
+        {
+          cleanup_free char *name = entitle_request_format (req);
+          return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container is not granted by %s",
+                                     name, ctx->config->path);
+        }
+    }
+  return 0;
+}

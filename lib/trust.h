@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_TRUST_H
+#define ENTITLE_TRUST_H
+
+#include <stdbool.h>
+#include "context.h"
+#include "entitlements.h"
+#include "json.h"
+
+/* The trust rule (DESIGN §2): an image can always ask for less, never for
+   more, unless the admin grants it.  */
+
+/**
+ * Would @after give more than @before: a capability added, a syscall
+ * allowed, a namespace removed, a masked or read-only path removed,
+ * noNewPrivileges cleared, an LSM label changed?
+ */
+bool entitle_widens (const json_t *before, const json_t *after);
+
+/**
+ * Check each entitlement of @requested on its own: compiled alone onto a
+ * copy of @spec, if it widens anything it needs the admin's grant.  The
+ * refusal names it.
+ */
+int entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
+                          const struct entitle_set_s *requested, entitle_error_t *err);
+
+#endif

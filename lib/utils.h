@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_UTILS_H
+#define ENTITLE_UTILS_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Cleanup helpers, as crun's utils.h.  */
+
+static inline void
+cleanup_freep (void *p)
+{
+  free (*(void **) p);
+}
+
+static inline void
+cleanup_closep (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+}
+
+static inline void
+cleanup_filep (FILE **f)
+{
+  if (*f)
+    fclose (*f);
+}
+
+static inline void
+cleanup_dirp (DIR **d)
+{
+  if (*d)
+    closedir (*d);
+}
+
+static inline void
+cleanup_strvp (char ***v)
+{
+  char **p;
+  if (*v == NULL)
+    return;
+  for (p = *v; *p; p++)
+    free (*p);
+  free (*v);
+}
+
+#define cleanup_free  __attribute__ ((cleanup (cleanup_freep)))
+#define cleanup_close __attribute__ ((cleanup (cleanup_closep)))
+#define cleanup_file  __attribute__ ((cleanup (cleanup_filep)))
+#define cleanup_dir   __attribute__ ((cleanup (cleanup_dirp)))
+#define cleanup_strv  __attribute__ ((cleanup (cleanup_strvp)))
+
+/* Hand ownership of *p out of a cleanup scope.  */
+static inline void *
+get_and_reset (void *p)
+{
+  void **pp = p, *v = *pp;
+  *pp = NULL;
+  return v;
+}
+
+static inline int
+get_and_reset_fd (int *fd)
+{
+  int v = *fd;
+  *fd = -1;
+  return v;
+}
+
+#endif

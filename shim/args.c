@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <stddef.h>
+#include <string.h>
+#include "args.h"
+
+/* Flags that take a value; every other flag is a boolean.  */
+static const char *const global_values[] = { "root", "log", "log-format", "rootless", "criu",
+                                             "cgroup-manager", "log-level", NULL };
+
+static const char *const create_values[] = { "bundle", "b", "console-socket", "pidfd-socket",
+                                             "pid-file", "preserve-fds", "config", "f", NULL };
+
+static const char *const restore_values[] = {
+  "bundle", "b", "console-socket", "pidfd-socket", "pid-file", "image-path", "work-path",
+  "parent-path", "manage-cgroups-mode", "lsm-profile", "lsm-mount-context", "status-fd",
+  "page-server", "empty-ns", NULL
+};
+
+static const char *const exec_values[] = { "console-socket", "pidfd-socket", "cwd", "env", "e",
+                                           "user", "u", "additional-gids", "g", "process", "p",
+                                           "pid-file", "process-label", "apparmor", "cap", "c",
+                                           "preserve-fds", "cgroup", NULL };
+
+static const char *const ps_values[] = { "format", "f", NULL };
+
+struct command_flags
+{
+  const char *name;
+  const char *const *values;
+  bool stop_at_positional;
+};
+
+static const struct command_flags commands[] = {
+  { "create", create_values, false },
+  { "run", create_values, false },
+  { "restore", restore_values, false },
+  { "exec", exec_values, true },
+  { "ps", ps_values, true },
+};
+
+static bool
+in_list (const char *const *list, const char *name, size_t len)
+{
+  for (; *list; list++)
+    if (strlen (*list) == len && strncmp (*list, name, len) == 0)
+      return true;
+  return false;
+}
+
+/* One flag at argv[*i]: its name (without dashes) and value, if any.
+   Returns false when argv[*i] is not a flag.  */
+static bool
+take_flag (int argc, char *const *argv, int *i, const char *const *values, const char **name,
+           size_t *len, const char **value, bool *missing)
+{
+  const char *arg = argv[*i], *eq;
+
+  if (arg[0] != '-' || arg[1] == '\0')
+    return false;
+  arg += arg[1] == '-' ? 2 : 1;
+  eq = strchr (arg, '=');
+  *name = arg;
+  *len = eq ? (size_t) (eq - arg) : strlen (arg);
+  *value = NULL;
+  if (eq)
+    *value = eq + 1;
+  else if (in_list (values, arg, *len))
+    {
+      if (*i + 1 < argc)
+        *value = argv[++*i];
+      else
+        *missing = true;
+    }
+  else if (argv[*i][1] != '-' && *len > 1 && in_list (values, arg, 1))
+    {
+      /* -bDIR, as getopt reads it for crun.  */
+      *len = 1;
+      *value = arg + 1;
+    }
+  return true;
+}
+
+static bool
+is (const char *name, size_t len, const char *a, const char *b)
+{
+  return (strlen (a) == len && strncmp (name, a, len) == 0)
+         || (b && strlen (b) == len && strncmp (name, b, len) == 0);
+}
+
+static void
+parse_command (int argc, char *const *argv, int i, const struct command_flags *c,
+               struct entitle_args_s *a)
+{
+  const char *name, *value;
+  size_t len;
+
+  for (; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        {
+          if (a->id == NULL && i + 1 < argc)
+            a->id = argv[i + 1];
+          return;
+        }
+      if (!take_flag (argc, argv, &i, c->values, &name, &len, &value, &a->missing_value))
+        {
+          if (a->id == NULL)
+            a->id = argv[i];
+          if (c->stop_at_positional)
+            return;
+          continue;
+        }
+      if (is (name, len, "bundle", "b"))
+        a->bundle = value;
+      else if (is (name, len, "config", "f") && strcmp (c->name, "ps") != 0)
+        a->config = value;
+      else if (is (name, len, "process", "p"))
+        a->process = value;
+    }
+}
+
+void
+entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
+{
+  const char *name, *value;
+  size_t len, k;
+  int i;
+
+  memset (a, 0, sizeof (*a));
+  a->command_index = -1;
+  for (i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        i++;
+      else if (take_flag (argc, argv, &i, global_values, &name, &len, &value, &a->missing_value))
+        {
+          if (is (name, len, "root", NULL))
+            a->root = value;
+          else if (is (name, len, "log", NULL))
+            a->log = value;
+          else if (is (name, len, "log-format", NULL))
+            a->log_format = value;
+          else if (is (name, len, "debug", NULL))
+            a->debug = true;
+          else if (is (name, len, "help", "h"))
+            a->help = true;
+          else if (is (name, len, "version", "v") || is (name, len, "V", NULL))
+            a->version = true;
+          continue;
+        }
+      if (i >= argc)
+        return;
+      a->command_index = i;
+      a->command = argv[i];
+      break;
+    }
+  if (a->command == NULL)
+    return;
+  for (k = 0; k < sizeof (commands) / sizeof (commands[0]); k++)
+    if (strcmp (a->command, commands[k].name) == 0)
+      parse_command (argc, argv, a->command_index + 1, &commands[k], a);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_COMMANDS_H
+#define ENTITLE_COMMANDS_H
+
+#include "args.h"
+#include "context.h"
+#include "error.h"
+#include "json.h"
+
+/* What every command gets: the parsed command line, argv as given, the
+   context, and the wrapped runtime.  */
+struct shim_s
+{
+  int argc;
+  char **argv;
+  struct entitle_args_s args;
+  struct entitle_ctx_s *ctx;
+  const char *runtime;
+};
+
+/* A command returns only on error; success ends in exec or exit.  */
+int shim_create (struct shim_s *s, entitle_error_t *err);
+int shim_exec (struct shim_s *s, entitle_error_t *err);
+int shim_features (struct shim_s *s, entitle_error_t *err);
+int shim_compile (struct shim_s *s, entitle_error_t *err);
+int shim_version (struct shim_s *s, entitle_error_t *err);
+
+/** execv the wrapped runtime with entitle's own argv; returns on failure. */
+int shim_exec_runtime (struct shim_s *s, entitle_error_t *err);
+
+/**
+ * Run the runtime with @argv (argv[0] ignored), collect its stdout into a
+ * malloc'd buffer; its stderr is discarded.  Returns the exit status.
+ */
+int shim_capture (const char *runtime, char *const *argv, char **out, size_t *len,
+                  entitle_error_t *err);
+
+/** Read and parse a JSON file of at most 16 MiB. */
+int shim_load_json (const char *path, char **raw, size_t *len, json_t **out, entitle_error_t *err);
+
+#endif

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "commands.h"
+#include "compile.h"
+#include "json.h"
+#include "utils.h"
+
+/* entitle compile [-b DIR] [--config FILE] [--entitlements LIST] [--diff]:
+   the rewrite create would make, printed; the bundle is not touched.  */
+
+struct compile_opts
+{
+  const char *bundle, *config, *entitlements;
+  bool diff;
+};
+
+static int
+parse_opts (struct shim_s *s, struct compile_opts *o, entitle_error_t *err)
+{
+  int i;
+
+  for (i = s->args.command_index + 1; i < s->argc; i++)
+    {
+      const char *a = s->argv[i], *name = a + (a[1] == '-' ? 2 : 1);
+      const char **slot = NULL;
+
+      if (strcmp (name, "diff") == 0)
+        {
+          o->diff = true;
+          continue;
+        }
+      if (strcmp (name, "bundle") == 0 || strcmp (name, "b") == 0)
+        slot = &o->bundle;
+      else if (strcmp (name, "config") == 0 || strcmp (name, "f") == 0)
+        slot = &o->config;
+      else if (strcmp (name, "entitlements") == 0 || strcmp (name, "e") == 0)
+        slot = &o->entitlements;
+      if (a[0] != '-' || slot == NULL)
+        return entitle_make_error (err, EINVAL, "compile: unknown argument `%s`", a);
+      if (i + 1 >= s->argc)
+        return entitle_make_error (err, EINVAL, "compile: `%s` needs a value", a);
+      *slot = s->argv[++i];
+    }
+  return 0;
+}
+
+static int
+write_temp (const char *text, size_t len, char *tmpl, entitle_error_t *err)
+{
+  cleanup_close int fd = mkostemp (tmpl, O_CLOEXEC);
+  if (fd < 0 || write (fd, text, len) != (ssize_t) len)
+    return entitle_make_error (err, errno, "write `%s`: %s", tmpl, strerror (errno));
+  return 0;
+}
+
+/* diff -u of the two pretty-printed documents, so that only content
+   differences show.  */
+static int
+print_diff (const char *before, size_t blen, const char *after, size_t alen, entitle_error_t *err)
+{
+  char a[] = "/tmp/entitle-before-XXXXXX", b[] = "/tmp/entitle-after-XXXXXX";
+  int status = -1, ret;
+  pid_t pid;
+
+  ret = write_temp (before, blen, a, err);
+  if (ret == 0)
+    ret = write_temp (after, alen, b, err);
+  if (ret == 0 && (pid = fork ()) == 0)
+    {
+      execlp ("diff", "diff", "-u", "--label", "config.json", "--label", "config.json (entitle)", a, b,
+              (char *) NULL);
+      _exit (127);
+    }
+  if (ret == 0)
+    waitpid (pid, &status, 0);
+  unlink (a);
+  unlink (b);
+  if (ret == 0 && (!WIFEXITED (status) || WEXITSTATUS (status) > 1))
+    ret = entitle_make_error (err, 0, "compile: diff failed (is diffutils installed?)");
+  return ret;
+}
+
+int
+shim_compile (struct shim_s *s, entitle_error_t *err)
+{
+  struct compile_opts o = { 0 };
+  cleanup_free char *path = NULL, *raw = NULL, *before = NULL, *after = NULL;
+  cleanup_json json_t *spec = NULL;
+  size_t len, blen, alen;
+  int ret;
+
+  ret = parse_opts (s, &o, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (o.config)
+    path = strdup (o.config);
+  else if (asprintf (&path, "%s/config.json", o.bundle ? o.bundle : ".") < 0)
+    abort ();
+  ret = shim_load_json (path, &raw, &len, &spec, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (spec->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
+  if (o.entitlements)
+    json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION,
+              json_new_string (o.entitlements));
+  ret = json_generate (spec, &before, &blen, err);
+  if (ret == 0)
+    ret = entitle_rewrite (s->ctx, spec, err);
+  if (ret >= 0)
+    ret = json_generate (spec, &after, &alen, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (o.diff)
+    ret = print_diff (before, blen, after, alen, err);
+  else
+    fwrite (after, 1, alen, stdout);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  exit (EXIT_SUCCESS);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "compile.h"
+#include "file.h"
+#include "json.h"
+#include "utils.h"
+
+/* The config the runtime will run: crun's --config FILE (relative to the
+   caller's directory), else config.json in the bundle, which is --bundle
+   or the current directory, as runc decides it.  */
+static char *
+config_path (const struct entitle_args_s *a)
+{
+  char *p;
+  if (a->config)
+    return strdup (a->config);
+  if (asprintf (&p, "%s/config.json", a->bundle ? a->bundle : ".") < 0)
+    abort ();
+  return p;
+}
+
+/* Could anything apply?  Only then is config.json parsed: the admin sets
+   defaults or a floor, or the config names an entitle annotation.  */
+static bool
+may_apply (const struct entitle_config_s *cfg, const char *raw, size_t len)
+{
+  return cfg->defaults[0] || cfg->require[0] || memmem (raw, len, "io.entitle.", 11);
+}
+
+int
+shim_create (struct shim_s *s, entitle_error_t *err)
+{
+  cleanup_free char *path = config_path (&s->args), *raw = NULL, *out = NULL;
+  cleanup_json json_t *spec = NULL;
+  size_t len, out_len;
+  int ret;
+
+  ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err);
+  /* No config at all is the runtime's error to report, in its words.  */
+  if (ret < 0 && (*err)->status == ENOENT)
+    {
+      entitle_error_release (err);
+      return shim_exec_runtime (s, err);
+    }
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "load config");
+  if (!may_apply (s->ctx->config, raw, len))
+    return shim_exec_runtime (s, err);
+  ret = json_parse (raw, len, &spec, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "load `%s`", path);
+  ret = entitle_rewrite (s->ctx, spec, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (ret > 0)
+    {
+      ret = json_generate (spec, &out, &out_len, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      ret = entitle_file_write_atomic (path, out, out_len, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  return shim_exec_runtime (s, err);
+}

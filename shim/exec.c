@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "compile.h"
+#include "entitlements.h"
+#include "file.h"
+#include "json.h"
+#include "utils.h"
+
+/* exec --process FILE: engines build FILE from their stored spec, not from
+   the config entitle rewrote, so without this every exec would undo the
+   entitlements.  What the container got is read back from its bundle.  */
+
+/* `runtime [--root R] state ID`: the container's state JSON.  */
+static int
+container_state (struct shim_s *s, json_t **state, entitle_error_t *err)
+{
+  cleanup_free char *out = NULL;
+  char *argv[6];
+  size_t len, n = 0;
+  int status;
+
+  argv[n++] = (char *) s->runtime;
+  if (s->args.root)
+    {
+      argv[n++] = (char *) "--root";
+      argv[n++] = (char *) s->args.root;
+    }
+  argv[n++] = (char *) "state";
+  argv[n++] = (char *) s->args.id;
+  argv[n] = NULL;
+  status = shim_capture (s->runtime, argv, &out, &len, err);
+  if (UNLIKELY (status < 0))
+    return status;
+  if (status != 0)
+    return entitle_make_error (err, ESRCH, "state of container `%s`: %s exited with %d", s->args.id,
+                               s->runtime, status);
+  return json_parse (out, len, state, err);
+}
+
+/* The entitlements applied to the container: the state's annotations, or
+   else the config.json in its bundle.  NULL when entitle applied none.  */
+static int
+applied_list (struct shim_s *s, char **list, entitle_error_t *err)
+{
+  cleanup_json json_t *state = NULL, *spec = NULL;
+  cleanup_free char *path = NULL, *raw = NULL;
+  const char *v, *bundle;
+  size_t len;
+  int ret;
+
+  *list = NULL;
+  ret = container_state (s, &state, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  v = json_string (json_get (json_get (state, "annotations"), ENTITLE_ANNOTATION_APPLIED));
+  bundle = json_string (json_get (state, "bundle"));
+  if (v == NULL && bundle)
+    {
+      if (asprintf (&path, "%s/config.json", bundle) < 0)
+        abort ();
+      ret = shim_load_json (path, &raw, &len, &spec, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      v = json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED));
+    }
+  if (v)
+    *list = strdup (v);
+  return 0;
+}
+
+int
+shim_exec (struct shim_s *s, entitle_error_t *err)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  cleanup_free char *list = NULL, *raw = NULL, *out = NULL;
+  cleanup_json json_t *process = NULL;
+  size_t len, out_len;
+  int ret;
+
+  if (s->args.process == NULL || s->args.id == NULL)
+    return shim_exec_runtime (s, err);
+  ret = applied_list (s, &list, err);
+  /* A container that does not exist is the runtime's error to report.  */
+  if (ret < 0 && (*err)->status == ESRCH)
+    {
+      entitle_error_release (err);
+      return shim_exec_runtime (s, err);
+    }
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "exec `%s`", s->args.id);
+  if (list == NULL || *list == '\0')
+    return shim_exec_runtime (s, err);
+  ret = entitle_parse_list (list, "annotation `" ENTITLE_ANNOTATION_APPLIED "`", &set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = shim_load_json (s->args.process, &raw, &len, &process, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (process->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "`%s`: a process must be a JSON object", s->args.process);
+  ret = entitle_compile_process (s->ctx, process, &set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = json_generate (process, &out, &out_len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_file_write_atomic (s->args.process, out, out_len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  return shim_exec_runtime (s, err);
+}

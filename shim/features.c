@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include "catalogue.h"
+#include "commands.h"
+#include "json.h"
+#include "utils.h"
+
+/* `features` is the runtime's, with entitle's facts under annotations
+   (DESIGN §1).  Runtimes without it (crun before 1.8.6) get one written
+   from what entitle knows, so engines can still ask.  */
+
+static json_t *
+string_array (const char *const *v)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  for (; *v; v++)
+    json_push (a, json_new_string (*v));
+  return a;
+}
+
+static json_t *
+capabilities (void)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  cap_value_t c;
+
+  for (c = 0; c < (cap_value_t) cap_max_bits (); c++)
+    {
+      char *n = cap_to_name (c);
+      if (n == NULL)
+        continue;
+      for (char *p = n; *p; p++)
+        *p = (char) (*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+      if (strncmp (n, "CAP_", 4) == 0)
+        json_push (a, json_new_string (n));
+      cap_free (n);
+    }
+  return a;
+}
+
+/* The spec version the runtime states in `--version` ("spec: 1.0.2-dev").  */
+static char *
+spec_version (struct shim_s *s)
+{
+  char *argv[] = { NULL, (char *) "--version", NULL };
+  cleanup_free char *out = NULL;
+  entitle_error_t err = NULL;
+  size_t len;
+  char *p, *end;
+
+  if (shim_capture (s->runtime, argv, &out, &len, &err) != 0 || (p = strstr (out, "spec: ")) == NULL)
+    {
+      entitle_error_release (&err);
+      return strdup ("1.0.0");
+    }
+  p += 6;
+  end = p + strcspn (p, " \n");
+  return strndup (p, (size_t) (end - p));
+}
+
+static json_t *
+synthesise (struct shim_s *s)
+{
+  static const char *const hooks[] = { "prestart", "createRuntime", "createContainer",
+                                       "startContainer", "poststart", "poststop", NULL };
+  static const char *const namespaces[] = { "cgroup", "ipc", "mount", "network", "pid",
+                                            "user", "uts", NULL };
+  json_t *f = json_new (JSON_OBJECT), *linux_ = json_new (JSON_OBJECT);
+  json_t *seccomp = json_new (JSON_OBJECT);
+  char *max = spec_version (s);
+
+  json_set (f, "ociVersionMin", json_new_string ("1.0.0"));
+  json_set (f, "ociVersionMax", json_new_string (max));
+  free (max);
+  json_set (f, "hooks", string_array (hooks));
+  json_set (linux_, "namespaces", string_array (namespaces));
+  json_set (linux_, "capabilities", capabilities ());
+  json_set (seccomp, "enabled", json_new_bool (true));
+  json_set (linux_, "seccomp", seccomp);
+  json_set (f, "linux", linux_);
+  return f;
+}
+
+static void
+add_annotations (json_t *features)
+{
+  json_t *a = json_get_or_add (features, "annotations", JSON_OBJECT);
+  const struct entitle_entry_s *rows;
+  cleanup_free char *names = NULL;
+  char buf[16];
+  size_t n, i, len = 1;
+
+  rows = entitle_catalogue_rows (&n);
+  for (i = 0; i < n; i++)
+    len += strlen (rows[i].name) + 1;
+  names = calloc (1, len);
+  if (names == NULL)
+    abort ();
+  for (i = 0; i < n; i++)
+    {
+      if (i)
+        strcat (names, ",");
+      strcat (names, rows[i].name);
+    }
+  snprintf (buf, sizeof (buf), "%d", ENTITLE_CATALOGUE_VERSION);
+  json_set (a, "io.entitle.version", json_new_string (PACKAGE_VERSION));
+  json_set (a, "io.entitle.catalogue", json_new_string (buf));
+  json_set (a, "io.entitle.entitlements", json_new_string (names));
+  /* XXX cgroup BPF, BPF LSM, Landlock come with the probe (bpf/).  */
+  json_set (a, "io.entitle.mechanisms", json_new_string ("seccomp,capabilities,namespaces,paths"));
+}
+
+int
+shim_features (struct shim_s *s, entitle_error_t *err)
+{
+  cleanup_free char *out = NULL, *text = NULL;
+  cleanup_json json_t *features = NULL;
+  size_t len, text_len;
+  int status, ret;
+
+  status = shim_capture (s->runtime, s->argv, &out, &len, err);
+  if (UNLIKELY (status < 0))
+    return status;
+  if (status != 0 || json_parse (out, len, &features, err) < 0 || features->type != JSON_OBJECT)
+    {
+      entitle_error_release (err);
+      json_free (features);
+      features = synthesise (s);
+    }
+  add_annotations (features);
+  ret = json_generate (features, &text, &text_len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  fwrite (text, 1, text_len, stdout);
+  fflush (stdout);
+  exit (EXIT_SUCCESS);
+}

@@ -1,0 +1,347 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Shared setup of entitle's integration tests (bats, real runc and crun).
+#
+# Environment, as `make check` exports it:
+#   ENTITLE        the entitle binary under test (build/shim/entitle)
+#   ENTITLE_PROBE  the static helper copied into the rootfs as /probe
+#
+# Every test gets:
+#   ENTITLE_CONFIG  $BATS_TEST_TMPDIR/entitle.json, which does not exist
+#                   until write_entitle_config writes it: the host's
+#                   /etc/entitle/entitle.json is never read
+#   ROOT            a private runtime state dir (--root) for runc and
+#                   for entitle in front of runc
+#   CRUN_ROOT       the same for crun
+#   CTID            a container id unique on this host
+#   BUNDLE          $BATS_TEST_TMPDIR/bundle (made by make_bundle)
+#   ROOTFS          the shared read-only busybox rootfs
+# and a teardown that force-deletes whatever containers are left in both
+# state dirs.
+
+bats_require_minimum_version 1.5.0
+
+: "${ENTITLE:=${BATS_TEST_DIRNAME}/../../shim/entitle}"
+: "${ENTITLE_PROBE:=${BATS_TEST_DIRNAME}/helper/entitle-probe}"
+export ENTITLE ENTITLE_PROBE
+
+RUN_CRUN="${BATS_TEST_DIRNAME}/run-crun.sh"
+CRUN_BIN=$(command -v crun || echo /usr/bin/crun)
+RUNC_BIN=$(command -v runc || echo /usr/sbin/runc)
+
+# The capabilities Docker and containerd give a container by default.  Test
+# bundles carry these (runc spec's three would make many restrictions
+# invisible: a raw socket is already denied without CAP_NET_RAW).
+DEFAULT_CAPS='["CAP_CHOWN","CAP_DAC_OVERRIDE","CAP_FSETID","CAP_FOWNER",
+  "CAP_MKNOD","CAP_NET_RAW","CAP_SETGID","CAP_SETUID","CAP_SETFCAP",
+  "CAP_SETPCAP","CAP_NET_BIND_SERVICE","CAP_SYS_CHROOT","CAP_KILL",
+  "CAP_AUDIT_WRITE"]'
+
+# Capability numbers used by the tests (linux/capability.h).
+CAP_DAC_OVERRIDE=1
+CAP_NET_BIND_SERVICE=10
+CAP_NET_BROADCAST=11
+CAP_NET_ADMIN=12
+CAP_NET_RAW=13
+
+setup() {
+  common_setup
+}
+
+teardown() {
+  common_teardown
+}
+
+common_setup() {
+  require_root
+  require_entitle
+  export ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json"
+  ROOT="$BATS_TEST_TMPDIR/root"
+  CRUN_ROOT="$BATS_TEST_TMPDIR/crun-root"
+  BUNDLE="$BATS_TEST_TMPDIR/bundle"
+  # Ids must not repeat across the test files that `make check -j` runs at
+  # once: runc names the container's cgroup after its id.
+  CTID="ent-$$-${BATS_TEST_NUMBER}"
+  build_rootfs
+}
+
+common_teardown() {
+  local id
+
+  if [ -d "$ROOT" ]; then
+    for id in $("$RUNC_BIN" --root "$ROOT" list -q 2>/dev/null); do
+      "$RUNC_BIN" --root "$ROOT" delete -f "$id" >/dev/null 2>&1 || true
+    done
+  fi
+  if [ -d "$CRUN_ROOT" ]; then
+    for id in $("$CRUN_BIN" --root "$CRUN_ROOT" list -q 2>/dev/null); do
+      "$RUN_CRUN" "$CRUN_BIN" --cgroup-manager=disabled --root "$CRUN_ROOT" \
+        delete -f "$id" >/dev/null 2>&1 || true
+    done
+  fi
+}
+
+require_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    skip "needs root: it runs real containers"
+  fi
+}
+
+require_entitle() {
+  if [ ! -x "$ENTITLE" ]; then
+    skip "entitle is not built ($ENTITLE): set ENTITLE or run make check"
+  fi
+  if [ ! -x "$ENTITLE_PROBE" ]; then
+    skip "the probe is not built ($ENTITLE_PROBE): set ENTITLE_PROBE or run make check"
+  fi
+  if ! command -v jq >/dev/null; then
+    skip "needs jq (Debian package jq)"
+  fi
+}
+
+require_crun() {
+  if [ ! -x "$CRUN_BIN" ]; then
+    skip "crun is not installed (Debian package crun)"
+  fi
+  if ! command -v unshare >/dev/null; then
+    skip "needs unshare (util-linux) to give crun a cgroup2 mount"
+  fi
+}
+
+# build_rootfs: the busybox rootfs, built once per bats run and shared by
+# every container read-only.  /probe is rebuilt whenever it is older than
+# $ENTITLE_PROBE.
+build_rootfs() {
+  ROOTFS="$BATS_RUN_TMPDIR/rootfs"
+  local busybox
+  busybox=$(command -v busybox || true)
+  if [ -z "$busybox" ] || ! file_is_static "$busybox"; then
+    skip "needs a static busybox (Debian package busybox-static)"
+  fi
+  (
+    flock 9
+    if [ ! -x "$ROOTFS/bin/busybox" ]; then
+      rm -rf "$ROOTFS.tmp"
+      mkdir -p "$ROOTFS.tmp"/{bin,dev,etc,proc,sys,tmp,run}
+      cp "$busybox" "$ROOTFS.tmp/bin/busybox"
+      for applet in $("$busybox" --list); do
+        [ "$applet" = busybox ] || ln -s busybox "$ROOTFS.tmp/bin/$applet"
+      done
+      echo 'root:x:0:0:root:/:/bin/sh' >"$ROOTFS.tmp/etc/passwd"
+      echo 'root:x:0:' >"$ROOTFS.tmp/etc/group"
+      cp "$ENTITLE_PROBE" "$ROOTFS.tmp/probe"
+      mv "$ROOTFS.tmp" "$ROOTFS"
+    elif [ "$ENTITLE_PROBE" -nt "$ROOTFS/probe" ]; then
+      cp "$ENTITLE_PROBE" "$ROOTFS/probe.tmp"
+      mv "$ROOTFS/probe.tmp" "$ROOTFS/probe"
+    fi
+  ) 9>"$BATS_RUN_TMPDIR/rootfs.lock"
+}
+
+file_is_static() {
+  # A dynamic executable has a PT_INTERP program header.
+  ! LC_ALL=C readelf -l "$1" 2>/dev/null | grep -q 'Requesting program interpreter'
+}
+
+# make_bundle DIR [ARG...]: a bundle whose config.json comes from
+# `runc spec`, running ARG... (default: /probe sleep 600) without a
+# terminal on the shared rootfs, with Docker's default capabilities and
+# noNewPrivileges false, as engines give it.
+make_bundle() {
+  local dir=$1
+  shift
+  [ $# -gt 0 ] || set -- /probe sleep 600
+  mkdir -p "$dir"
+  rm -f "$dir/config.json"
+  (cd "$dir" && "$RUNC_BIN" spec)
+  edit_config "$dir" '
+    .process.args = $args
+    | .process.terminal = false
+    | .process.noNewPrivileges = false
+    | .process.capabilities = {bounding: $caps, effective: $caps, permitted: $caps}
+    | .root = {path: $rootfs, readonly: true}' \
+    --argjson args "$(printf '%s\n' "$@" | jq -R . | jq -s .)" \
+    --argjson caps "$DEFAULT_CAPS" \
+    --arg rootfs "$ROOTFS"
+}
+
+# probe_bundle DIR PROBE...: a bundle running each PROBE (the arguments of
+# one /probe call, as one word) in turn; each prints "PROBE: RESULT" (the
+# caps probe prints its other lines unprefixed).
+probe_bundle() {
+  local dir=$1 script="" p
+  shift
+  for p in "$@"; do
+    script+="printf '%s: ' '$p'; /probe $p; "
+  done
+  make_bundle "$dir" /bin/sh -c "$script"
+}
+
+# run_bundle RUNNER [DIR [ID]]: run the container in the foreground through
+# RUNNER (ent, rnc, ent_crun, crn) with bats' run: $output and $lines
+# hold its stdout, $stderr its stderr.
+run_bundle() {
+  run --separate-stderr "$1" run -b "${2:-$BUNDLE}" "${3:-$CTID}" </dev/null
+}
+
+# expect_lines LINE...: $lines is exactly LINE...
+expect_lines() {
+  local want got
+  want=$(printf '%s\n' "$@")
+  got=$(printf '%s\n' "${lines[@]}")
+  if [ "$want" != "$got" ]; then
+    printf 'expected:\n%s\ngot (status %s):\n%s\nstderr:\n%s\n' \
+      "$want" "$status" "$got" "$stderr" >&2
+    return 1
+  fi
+}
+
+# edit_config DIR JQ-FILTER [JQ-ARG...]: rewrite DIR/config.json with jq.
+edit_config() {
+  local dir=$1 filter=$2
+  shift 2
+  jq "$@" "$filter" "$dir/config.json" >"$dir/config.json.new"
+  mv "$dir/config.json.new" "$dir/config.json"
+}
+
+# set_entitlements DIR LIST: request LIST through the annotation.
+set_entitlements() {
+  edit_config "$1" '.annotations["io.entitle.entitlements"] = $list' --arg list "$2"
+}
+
+# write_entitle_config JSON: the admin configuration ENTITLE_CONFIG names.
+write_entitle_config() {
+  printf '%s\n' "$1" >"$ENTITLE_CONFIG"
+}
+
+# use_crun: make entitle wrap crun instead of runc.
+use_crun() {
+  write_entitle_config "{\"runtime\": \"$CRUN_BIN\"}"
+}
+
+# ent ARG...: entitle in front of runc with the test's state dir.
+ent() {
+  "$ENTITLE" --root "$ROOT" "$@"
+}
+
+# rnc ARG...: bare runc with the same state dir.
+rnc() {
+  "$RUNC_BIN" --root "$ROOT" "$@"
+}
+
+# run_crun_ns COMMAND [ARG...]: COMMAND inside the namespace that crun
+# needs on this host (see run-crun.sh).
+run_crun_ns() {
+  "$RUN_CRUN" "$@"
+}
+
+# ent_crun / crn ARG...: entitle in front of crun, and bare crun, both in
+# the crun namespace with --cgroup-manager=disabled.
+ent_crun() {
+  "$RUN_CRUN" "$ENTITLE" --cgroup-manager=disabled --root "$CRUN_ROOT" "$@"
+}
+
+crn() {
+  "$RUN_CRUN" "$CRUN_BIN" --cgroup-manager=disabled --root "$CRUN_ROOT" "$@"
+}
+
+# create_started RUNNER BUNDLE ID: create and start a container whose
+# stdio goes to files in the test dir, so that it never holds bats' pipes.
+create_started() {
+  local runner=$1 bundle=$2 id=$3
+  "$runner" create -b "$bundle" "$id" </dev/null \
+    >"$BATS_TEST_TMPDIR/$id.out" 2>"$BATS_TEST_TMPDIR/$id.err" || {
+    cat "$BATS_TEST_TMPDIR/$id.err" >&2
+    return 1
+  }
+  "$runner" start "$id"
+}
+
+# wait_status RUNNER ID STATUS: poll the state until it reads STATUS.
+wait_status() {
+  local runner=$1 id=$2 want=$3 i got=""
+  for i in $(seq 100); do
+    got=$("$runner" state "$id" 2>/dev/null | jq -r .status) || true
+    [ "$got" = "$want" ] && return 0
+    sleep 0.1
+  done
+  echo "container $id is \"$got\", not \"$want\"" >&2
+  return 1
+}
+
+# step LABEL NAME COMMAND...: run COMMAND and keep its stdout, stderr and
+# exit status as $BATS_TEST_TMPDIR/out/LABEL/NAME.{out,err,rc}, so that two
+# runs (bare runtime and entitle) can be compared with compare_steps.
+step() {
+  local dir="$BATS_TEST_TMPDIR/out/$1" name=$2 rc=0
+  shift 2
+  mkdir -p "$dir"
+  "$@" </dev/null >"$dir/$name.out" 2>"$dir/$name.err" || rc=$?
+  echo "$rc" >"$dir/$name.rc"
+}
+
+# step_json LABEL NAME JQ-FILTER COMMAND...: as step, with stdout
+# normalised by JQ-FILTER (to drop pids and times).
+step_json() {
+  local label=$1 name=$2 filter=$3 out
+  shift 3
+  step "$label" "$name" "$@"
+  out="$BATS_TEST_TMPDIR/out/$label/$name.out"
+  if [ -s "$out" ]; then
+    jq -S "$filter" "$out" >"$out.norm" || echo "NOT JSON: $(cat "$out")" >"$out.norm"
+    mv "$out.norm" "$out"
+  fi
+}
+
+# compare_steps A B: the recorded steps of A and B are identical.
+compare_steps() {
+  local a="$BATS_TEST_TMPDIR/out/$1" b="$BATS_TEST_TMPDIR/out/$2"
+  [ -n "$(ls "$a")" ]
+  if ! diff -ru "$a" "$b" >&2; then
+    echo "outputs of $1 and $2 differ (see the diff above)" >&2
+    return 1
+  fi
+}
+
+# step_value LABEL NAME EXT: a recorded output.
+step_value() {
+  cat "$BATS_TEST_TMPDIR/out/$1/$2.$3"
+}
+
+# fingerprint DIR: names, types, modes, owners, sizes, link targets and
+# contents of everything under DIR (not times), to prove nothing changed.
+fingerprint() {
+  (
+    cd "$1"
+    find . -printf '%p %y %m %u:%g %s %l\n' | LC_ALL=C sort
+    find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+  )
+}
+
+# has_cap HEX BIT: whether capability BIT is set in the mask HEX.
+has_cap() {
+  (((0x$1 >> $2) & 1))
+}
+
+# cap_line OUTPUT NAME: the hex mask of the NAME line (CapEff...) of the
+# caps probe's output.
+cap_line() {
+  printf '%s\n' "$1" | sed -n "s/^\(.*: \)\{0,1\}$2:[[:space:]]*//p"
+}
+
+# one_error_line: $stderr (from run --separate-stderr) is a single line
+# that starts with "entitle: ", and nothing was written to stdout.
+one_error_line() {
+  if [ "$status" -eq 0 ]; then
+    echo "exit status 0, expected an error" >&2
+    return 1
+  fi
+  if [ "${#stderr_lines[@]}" -ne 1 ] || [[ "${stderr_lines[0]}" != "entitle: "* ]]; then
+    printf 'stderr is not one "entitle: " line:\n%s\n' "$stderr" >&2
+    return 1
+  fi
+  if [ -n "$output" ]; then
+    printf 'unexpected stdout:\n%s\n' "$output" >&2
+    return 1
+  fi
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Without entitlements entitle is transparent: every command gives the
+# stdout, stderr and exit status that bare runc gives (DESIGN §1).  Each
+# case runs the same commands through runc and through entitle, one after
+# the other, with the same --root, bundle and container id, and compares
+# them after dropping what is volatile (pids, creation times).
+
+load helpers
+
+STATE_FILTER='del(.pid, .created)'
+LIST_FILTER='map(del(.pid, .created))'
+
+# lifecycle LABEL RUNNER: the whole life of one container, step by step.
+lifecycle() {
+  local l=$1 r=$2
+  step "$l" 1-create "$r" create -b "$BUNDLE" "$CTID"
+  step_json "$l" 2-state-created "$STATE_FILTER" "$r" state "$CTID"
+  step "$l" 3-start "$r" start "$CTID"
+  step_json "$l" 4-state-running "$STATE_FILTER" "$r" state "$CTID"
+  step "$l" 5-exec "$r" exec "$CTID" /bin/sh -c 'echo out; echo err >&2; exit 5'
+  step_json "$l" 6-ps-json 'length' "$r" ps --format json "$CTID"
+  step_json "$l" 7-list-json "$LIST_FILTER" "$r" list --format json
+  step "$l" 8-list-quiet "$r" list -q
+  step "$l" 9-kill "$r" kill "$CTID" KILL
+  wait_status "$r" "$CTID" stopped
+  step_json "$l" 10-state-stopped "$STATE_FILTER" "$r" state "$CTID"
+  step "$l" 11-delete "$r" delete "$CTID"
+  step "$l" 12-state-deleted "$r" state "$CTID"
+  step "$l" 13-delete-again "$r" delete "$CTID"
+}
+
+@test "passthrough: run of /bin/true exits 0 as with runc" {
+  make_bundle "$BUNDLE" /bin/true
+  step runc run rnc run -b "$BUNDLE" "$CTID"
+  step entitle run ent run -b "$BUNDLE" "$CTID"
+  [ "$(step_value entitle run rc)" = 0 ]
+  compare_steps runc entitle
+}
+
+@test "passthrough: run passes the container's stdout, stderr and exit status 3 through" {
+  make_bundle "$BUNDLE" /bin/sh -c 'echo to-stdout; echo to-stderr >&2; exit 3'
+  step runc run rnc run -b "$BUNDLE" "$CTID"
+  step entitle run ent run -b "$BUNDLE" "$CTID"
+  [ "$(step_value entitle run rc)" = 3 ]
+  [ "$(step_value entitle run out)" = to-stdout ]
+  [ "$(step_value entitle run err)" = to-stderr ]
+  compare_steps runc entitle
+}
+
+@test "passthrough: create, start, state, exec, ps, list, kill and delete answer as runc" {
+  make_bundle "$BUNDLE"
+  lifecycle runc rnc
+  lifecycle entitle ent
+  # The runs did what they should, so that equal outputs mean something.
+  [ "$(step_value entitle 4-state-running out | jq -r .status)" = running ]
+  [ "$(step_value entitle 5-exec rc)" = 5 ]
+  [ "$(step_value entitle 5-exec out)" = out ]
+  [ "$(step_value entitle 7-list-json out | jq -r '.[0].id')" = "$CTID" ]
+  [ "$(step_value entitle 10-state-stopped out | jq -r .status)" = stopped ]
+  [ "$(step_value entitle 12-state-deleted rc)" != 0 ]
+  compare_steps runc entitle
+}
+
+@test "passthrough: pause and resume answer as runc" {
+  make_bundle "$BUNDLE"
+  for r in rnc ent; do
+    create_started "$r" "$BUNDLE" "$CTID"
+    step "$r" 1-pause "$r" pause "$CTID"
+    step_json "$r" 2-state-paused "$STATE_FILTER" "$r" state "$CTID"
+    step "$r" 3-pause-again "$r" pause "$CTID"
+    step "$r" 4-resume "$r" resume "$CTID"
+    step_json "$r" 5-state-resumed "$STATE_FILTER" "$r" state "$CTID"
+    step "$r" 6-delete "$r" delete "$CTID"
+    step "$r" 7-delete-force "$r" delete -f "$CTID"
+  done
+  [ "$(step_value ent 2-state-paused out | jq -r .status)" = paused ]
+  [ "$(step_value ent 5-state-resumed out | jq -r .status)" = running ]
+  compare_steps rnc ent
+}
+
+@test "passthrough: ps table has runc's header and rows" {
+  make_bundle "$BUNDLE"
+  for r in rnc ent; do
+    create_started "$r" "$BUNDLE" "$CTID"
+    step "$r" ps "$r" ps "$CTID"
+    # Keep the UID and CMD columns: PIDs and times vary.
+    awk '{ print $1, $(NF - 1), $NF }' "$BATS_TEST_TMPDIR/out/$r/ps.out" >"$BATS_TEST_TMPDIR/ps"
+    mv "$BATS_TEST_TMPDIR/ps" "$BATS_TEST_TMPDIR/out/$r/ps.out"
+    "$r" delete -f "$CTID"
+  done
+  [ "$(step_value ent ps rc)" = 0 ]
+  grep -q 'root.*sleep' "$BATS_TEST_TMPDIR/out/ent/ps.out"
+  compare_steps rnc ent
+}
+
+@test "passthrough: an unknown command fails as it does with runc" {
+  step runc unknown rnc frobnicate
+  step entitle unknown ent frobnicate
+  [ "$(step_value entitle unknown rc)" != 0 ]
+  compare_steps runc entitle
+}
+
+@test "passthrough: a command on a missing container fails as with runc" {
+  for c in state start kill delete pause resume ps; do
+    step runc "$c" rnc "$c" no-such-container
+    step entitle "$c" ent "$c" no-such-container
+  done
+  [ "$(step_value entitle state rc)" != 0 ]
+  compare_steps runc entitle
+}
+
+@test "passthrough: --version prints entitle's version, then runc's" {
+  run --separate-stderr "$ENTITLE" --version
+  [ "$status" -eq 0 ]
+  [[ "${lines[0]}" == *entitle* ]]
+  expected=$("$RUNC_BIN" --version)
+  n=$(printf '%s\n' "$expected" | wc -l)
+  [ "${#lines[@]}" -gt "$n" ]
+  if [ "$(printf '%s\n' "$output" | tail -n "$n")" != "$expected" ]; then
+    printf 'expected runc --version at the end:\n%s\ngot:\n%s\n' "$expected" "$output" >&2
+    false
+  fi
+}
+
+@test "passthrough: without entitlements create leaves config.json byte-identical" {
+  make_bundle "$BUNDLE"
+  before=$(fingerprint "$BUNDLE")
+  sum=$(sha256sum <"$BUNDLE/config.json")
+  ent create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  [ "$(rnc state "$CTID" | jq -r .status)" = created ]
+  [ "$(sha256sum <"$BUNDLE/config.json")" = "$sum" ]
+  [ "$(fingerprint "$BUNDLE")" = "$before" ]
+  ent delete -f "$CTID"
+}
+
+@test "passthrough: without entitlements run leaves the bundle unchanged" {
+  make_bundle "$BUNDLE" /bin/true
+  # Annotations of other projects are no request to entitle.
+  edit_config "$BUNDLE" '.annotations = {"org.example.foo": "bar", "io.entitle.unrelated": "x"}'
+  before=$(fingerprint "$BUNDLE")
+  ent run -b "$BUNDLE" "$CTID" </dev/null
+  [ "$(fingerprint "$BUNDLE")" = "$before" ]
+}
+
+@test "passthrough: --root puts the state where runc would" {
+  make_bundle "$BUNDLE"
+  other="$BATS_TEST_TMPDIR/other-root"
+  "$ENTITLE" --root="$other" create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  [ -d "$other/$CTID" ]
+  [ "$("$RUNC_BIN" --root "$other" state "$CTID" | jq -r .id)" = "$CTID" ]
+  # The default root and the test's root know nothing of it.
+  run rnc state "$CTID"
+  [ "$status" -ne 0 ]
+  "$ENTITLE" --root "$other" delete -f "$CTID"
+  [ ! -e "$other/$CTID" ]
+}
+
+@test "passthrough: --log and --log-format json reach runc, which writes its own log" {
+  for label in runc entitle; do
+    log="$BATS_TEST_TMPDIR/$label.log"
+    if [ $label = runc ]; then r=$RUNC_BIN; else r=$ENTITLE; fi
+    step "$label" delete "$r" --root "$ROOT" --log "$log" --log-format json delete no-such-container
+    [ -s "$log" ]
+    # One JSON record per line, as runc writes them; drop the time.
+    jq -c 'del(.time)' "$log" >"$BATS_TEST_TMPDIR/out/$label/log"
+  done
+  [ "$(step_value entitle delete rc)" != 0 ]
+  jq -e 'select(.level == "error") | .msg | test("no-such-container|not exist")' \
+    "$BATS_TEST_TMPDIR/entitle.log" >/dev/null
+  compare_steps runc entitle
+}
+
+@test "passthrough: --log-format text and --debug reach runc" {
+  make_bundle "$BUNDLE" /bin/true
+  for label in runc entitle; do
+    log="$BATS_TEST_TMPDIR/$label.log"
+    if [ $label = runc ]; then r=$RUNC_BIN; else r=$ENTITLE; fi
+    step "$label" run "$r" --debug --root "$ROOT" --log "$log" --log-format text run -b "$BUNDLE" "$CTID"
+    [ "$(step_value "$label" run rc)" = 0 ]
+    # runc logs at debug level only when --debug reached it.
+    grep -q 'level=debug' "$log"
+  done
+}
+
+# The bundle is found as runc finds it: a request in its config.json must be
+# seen whatever the spelling of --bundle.
+@test "bundle: every spelling of --bundle and the cwd are honoured" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  n=0
+  for form in "-b B" "-b=B" "--bundle B" "--bundle=B" "-bundle B" "-bundle=B" "after-id B" "cwd"; do
+    n=$((n + 1))
+    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+    id="$CTID-$n"
+    case "$form" in
+      cwd) (cd "$BUNDLE" && ent create "$id") ;;
+      "after-id B") ent create "$id" --bundle "$BUNDLE" ;;
+      *=B) ent create "${form%=B}=$BUNDLE" "$id" ;;
+      *) ent create "${form% B}" "$BUNDLE" "$id" ;;
+    esac </dev/null >"$BATS_TEST_TMPDIR/create.out" 2>&1 || {
+      echo "create with $form failed: $(cat "$BATS_TEST_TMPDIR/create.out")" >&2
+      false
+    }
+    [ "$(rnc state "$id" | jq -r .bundle)" = "$BUNDLE" ]
+    applied=$(jq -r '.annotations["io.entitle.applied"] // "none"' "$BUNDLE/config.json")
+    if [ "$applied" != network.none ]; then
+      echo "with $form, config.json was not rewritten (io.entitle.applied: $applied)" >&2
+      false
+    fi
+    rnc delete -f "$id"
+  done
+}
+
+@test "bundle: a bundle elsewhere than the cwd is the one rewritten" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  # A decoy config.json in the cwd must be left alone.
+  decoy="$BATS_TEST_TMPDIR/cwd"
+  make_bundle "$decoy"
+  set_entitlements "$decoy" network.none
+  before=$(fingerprint "$decoy")
+  (cd "$decoy" && ent create -b "$BUNDLE" "$CTID") </dev/null >/dev/null 2>&1
+  [ "$(fingerprint "$decoy")" = "$before" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.none ]
+}

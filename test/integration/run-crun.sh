@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run-crun.sh COMMAND [ARG...]: run COMMAND in a private mount namespace
+# whose /sys/fs/cgroup is a cgroup2 mount.
+#
+# crun 1.8.1 refuses hybrid cgroup hosts (cgroup v1 controllers with v2 at
+# /sys/fs/cgroup/unified), which is how the build host is set up.  Inside
+# the namespace it sees a pure cgroup2 layout; pass it
+# --cgroup-manager=disabled so that it creates no cgroup at all.  The
+# mounts vanish with the namespace: nothing is left on the host.
+set -eu
+
+if [ $# -eq 0 ]; then
+  echo "usage: $0 COMMAND [ARG...]" >&2
+  exit 2
+fi
+
+exec unshare --mount --propagation private -- /bin/sh -c '
+  set -e
+  mount --make-rprivate /
+  mount -t cgroup2 none /sys/fs/cgroup
+  exec "$@"' run-crun "$@"

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <selinux/selinux.h>
 #include "caps.h"
 #include "compile.h"
 #include "resolve.h"
@@ -186,6 +187,14 @@ apparmor_enabled (struct entitle_ctx_s *ctx)
   return ctx->apparmor_enabled;
 }
 
+static bool
+selinux_enabled (struct entitle_ctx_s *ctx)
+{
+  if (ctx->selinux_enabled < 0)
+    ctx->selinux_enabled = is_selinux_enabled () == 1;
+  return ctx->selinux_enabled;
+}
+
 int
 entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struct entitle_set_s *set,
                          entitle_error_t *err)
@@ -199,10 +208,12 @@ entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struc
     return ret;
   if (e.fx & FX_NNP)
     json_set (process, "noNewPrivileges", json_new_bool (true));
-  /* XXX SELinux spc_t through libselinux belongs to the catalogue work;
-     only AppArmor is relaxed here, and only where the host has it.  */
+  /* Relax only the LSMs the host runs: a label it cannot apply would fail
+     the container.  */
   if ((e.fx & FX_LSM_UNCONFINED) && apparmor_enabled (ctx))
     json_set (process, "apparmorProfile", json_new_string ("unconfined"));
+  if ((e.fx & FX_LSM_UNCONFINED) && selinux_enabled (ctx))
+    json_set (process, "selinuxLabel", json_new_string ("system_u:system_r:spc_t:s0"));
   return 0;
 }
 

@@ -78,8 +78,16 @@ write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, c
     write_json_line (fd, level, msg);
   else
     {
-      char line[8192];
-      int n = snprintf (line, sizeof (line), "level=%s msg=\"%s\"\n", level_names[level], msg);
+      /* logrus's text format, as runc writes it.  */
+      char line[8192], stamp[64];
+      time_t now = time (NULL);
+      struct tm tm;
+      int n;
+
+      gmtime_r (&now, &tm);
+      strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+      n = snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"%s\"\n", stamp,
+                    level_names[level], msg);
       if (n > 0)
         write_all (fd, line, (size_t) n < sizeof (line) ? (size_t) n : sizeof (line) - 1);
     }

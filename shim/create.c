@@ -65,6 +65,8 @@ shim_create (struct shim_s *s, entitle_error_t *err)
       ret = entitle_file_write_atomic (path, out, out_len, err);
       if (UNLIKELY (ret < 0))
         return ret;
+      entitle_log_debug (s->ctx->log, "rewrote `%s`: %s", path,
+                         json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED)));
     }
   return shim_exec_runtime (s, err);
 }

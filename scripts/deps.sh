@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install what entitle needs to build and to test, from Debian 12's packages.
+set -eu
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends \
+	build-essential autoconf automake pkg-config ca-certificates \
+	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
+	clang llvm bpftool \
+	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux

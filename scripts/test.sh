@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install the dependencies, build, and run the whole test suite: unit tests
+# (cmocka) and integration tests (bats, real runc, crun and containerd).
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+scripts/build.sh
+status=0
+make -j2 check || status=$?
+# Show the logs of what failed, then one closing line counting every case.
+trs=$(find test -name '*.trs' | sort)
+if [ "$status" != 0 ]; then
+	for t in $(grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $trs); do
+		echo "==== ${t%.trs}.log"
+		cat "${t%.trs}.log"
+	done
+fi
+count() { cat $trs | grep -c -E "^:test-result: ($1)" || true; }
+echo "$(count PASS) passed, $(count 'FAIL|ERROR|XPASS') failed, $(count SKIP) skipped"
+exit "$status"

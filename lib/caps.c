@@ -58,8 +58,8 @@ listed (char *const *list, const char *name)
 
 /* Root keeps its capabilities across exec through the permitted set; any
    other user needs them inheritable and ambient.  */
-static bool
-runs_as_root (const json_t *process)
+bool
+entitle_caps_runs_as_root (const json_t *process)
 {
   const json_t *uid = json_get (json_get (process, "user"), "uid");
   return uid == NULL || (uid->type == JSON_NUMBER && strcmp (uid->text, "0") == 0);
@@ -79,6 +79,8 @@ materialize (struct entitle_ctx_s *ctx, json_t *process)
   caps = json_new (JSON_OBJECT);
   for (i = 0; i < 4; i++)
     {
+      if (i == 2)
+        continue; /* inheritable: none, as the runtime would have */
       json_t *set = json_new (JSON_ARRAY);
       for (c = 0; c < (cap_value_t) cap_max_bits (); c++)
         {
@@ -124,7 +126,7 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
         }
       for (i = 0; i < 5; i++)
         {
-          if ((i == 2 || i == 4) && runs_as_root (process))
+          if ((i == 2 || i == 4) && entitle_caps_runs_as_root (process))
             continue;
           add_to (json_get_or_add (caps, cap_sets[i], JSON_ARRAY), *p);
         }

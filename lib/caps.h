@@ -19,4 +19,7 @@ int entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const 
 /** Is @name held in the bounding set of @process? */
 bool entitle_caps_bounding_has (const json_t *process, const char *name);
 
+/** Does @process run as root (no user, or uid 0)? */
+bool entitle_caps_runs_as_root (const json_t *process);
+
 #endif

@@ -109,6 +109,12 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
 
   free (cfg->path);
   cfg->path = strdup (path);
+  if (cfg->defaults == NULL)
+    cfg->defaults = empty_list ();
+  if (cfg->grant == NULL)
+    cfg->grant = empty_list ();
+  if (cfg->require == NULL)
+    cfg->require = empty_list ();
   ret = json_parse (buf, len, &root, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);

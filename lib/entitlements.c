@@ -10,6 +10,19 @@
 /* A value is one comma-free token: CIDRs, ports, paths.  */
 #define MAX_ENTITLEMENT_LEN 1024
 
+/* @s for a message: one line, no terminal control bytes (malloc'd).  */
+static char *
+printable (const char *s, size_t len)
+{
+  char *p = strndup (s, len);
+  if (p == NULL)
+    abort ();
+  for (char *q = p; *q; q++)
+    if ((unsigned char) *q < ' ' || *q == 0x7f)
+      *q = '?';
+  return p;
+}
+
 /* component := [a-z0-9]+(-[a-z0-9]+)* ; name := component ("." component)+ */
 static bool
 valid_name (const char *s, size_t len)
@@ -57,7 +70,10 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
     return entitle_make_error (err, EINVAL, "entitlement `%.64s...` is longer than %d bytes", s,
                                MAX_ENTITLEMENT_LEN);
   if (!valid_name (s, nlen))
-    return entitle_make_error (err, EINVAL, "malformed entitlement `%.*s`", (int) len, s);
+    {
+      cleanup_free char *p = printable (s, len);
+      return entitle_make_error (err, EINVAL, "malformed entitlement `%s`", p);
+    }
   e = entitle_catalogue_find (s, nlen);
   if (e == NULL)
     return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`", (int) nlen, s);
@@ -66,7 +82,10 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
   if (!e->value && eq)
     return entitle_make_error (err, EINVAL, "entitlement `%s` takes no value", e->name);
   if (eq && !valid_value (eq + 1, len - nlen - 1))
-    return entitle_make_error (err, EINVAL, "malformed value in entitlement `%.*s`", (int) len, s);
+    {
+      cleanup_free char *p = printable (s, len);
+      return entitle_make_error (err, EINVAL, "malformed value in entitlement `%s`", p);
+    }
   out->entry = e;
   out->value = eq ? strndup (eq + 1, len - nlen - 1) : NULL;
   return 0;
@@ -159,7 +178,10 @@ entitle_parse_list (const char *list, const char *source, struct entitle_set_s *
       while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
         len--;
       if (len == 0 && !(end == NULL && p == list))
-        return entitle_make_error (err, EINVAL, "empty entitlement in %s `%s`", source, list);
+        {
+          cleanup_free char *l = printable (list, strlen (list));
+          return entitle_make_error (err, EINVAL, "empty entitlement in %s `%s`", source, l);
+        }
       if (len > 0)
         {
           ret = entitle_parse_one (p, len, &req, err);

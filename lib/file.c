@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "file.h"
@@ -122,4 +123,24 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
   if (dfd >= 0)
     fsync (dfd);
   return 0;
+}
+
+int
+entitle_file_contains (const char *path, const char *needle)
+{
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  struct stat st;
+  void *map;
+  int found;
+
+  if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    return -1;
+  if (st.st_size == 0)
+    return 0;
+  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED)
+    return -1;
+  found = memmem (map, (size_t) st.st_size, needle, strlen (needle)) != NULL;
+  munmap (map, (size_t) st.st_size);
+  return found;
 }

@@ -23,4 +23,10 @@ int entitle_file_read (const char *path, size_t max, char **buf, size_t *len,
 int entitle_file_write_atomic (const char *path, const char *buf, size_t len,
                                entitle_error_t *err);
 
+/**
+ * Does the file @path hold the bytes @needle?  1 or 0, -1 when it cannot
+ * be read.  Used on files too large to parse, without reading them whole.
+ */
+int entitle_file_contains (const char *path, const char *needle);
+
 #endif

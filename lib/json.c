@@ -4,13 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_common.h>
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 #include "json.h"
 #include "utils.h"
 
 /* Nesting deeper than this is hostile input, not a config.  */
-#define JSON_MAX_DEPTH 256
+#define JSON_MAX_DEPTH (YAJL_MAX_DEPTH - 1)
 
 static void *
 xrealloc (void *p, size_t n)

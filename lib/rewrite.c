@@ -40,9 +40,6 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
   if (spec->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "config is not a JSON object");
   annotations = json_get (spec, "annotations");
-  /* Already rewritten: create is idempotent.  */
-  if (json_get (annotations, ENTITLE_ANNOTATION_APPLIED))
-    return 0;
   ret = check_catalogue (annotations, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -60,6 +57,21 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
     return ret;
   if (final.n == 0)
     return 0;
+  /* Rewritten already (create is idempotent)?  The annotation is written
+     by whoever writes the others: trust it only if compiling again would
+     take nothing away.  */
+  if (json_get (annotations, ENTITLE_ANNOTATION_APPLIED))
+    {
+      cleanup_json json_t *copy = json_clone (spec);
+      struct entitle_ctx_s quiet = *ctx;
+
+      quiet.log = NULL;
+      ret = entitle_compile (&quiet, copy, &final, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      if (!entitle_widens (copy, spec))
+        return 0;
+    }
   ret = entitle_check_grants (ctx, spec, &requested, err);
   if (UNLIKELY (ret < 0))
     return ret;

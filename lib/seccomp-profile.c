@@ -48,6 +48,21 @@ host_archs (void)
   return NULL;
 }
 
+/* "SCMP_ARCH_X86_64" -> libseccomp's "x86_64"; 0 when unknown.  */
+static uint32_t
+arch_token (const char *scmp)
+{
+  char lower[32];
+  size_t i;
+
+  if (strncmp (scmp, "SCMP_ARCH_", 10) != 0)
+    return 0;
+  for (i = 0; scmp[10 + i] && i < sizeof (lower) - 1; i++)
+    lower[i] = (char) (scmp[10 + i] >= 'A' && scmp[10 + i] <= 'Z' ? scmp[10 + i] + 32 : scmp[10 + i]);
+  lower[i] = '\0';
+  return seccomp_arch_resolve_name (lower);
+}
+
 static bool
 in (const char *const *list, size_t n, const char *name)
 {
@@ -157,7 +172,9 @@ entitle_seccomp_generate (const json_t *process)
   for (; a && *a; a++)
     {
       json_push (archs, json_new_string (*a));
-      add_arch_names (names, seccomp_arch_resolve_name (*a + strlen ("SCMP_ARCH_")), process);
+      uint32_t token = arch_token (*a);
+      if (token)
+        add_arch_names (names, token, process);
     }
   if (archs->n == 0)
     add_arch_names (names, seccomp_arch_native (), process);

@@ -402,17 +402,34 @@ deny_all (struct entitle_ctx_s *ctx, json_t *seccomp, char *const *deny, entitle
   return 0;
 }
 
+/* Is @name in an allowing rule without argument conditions?  */
+static bool
+allowed_unconditionally (const json_t *seccomp, const char *name)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      if (entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+          && json_array_find_string (json_get (r, "names"), name) >= 0
+          && (args == NULL || args->type != JSON_ARRAY || args->n == 0))
+        return true;
+    }
+  return false;
+}
+
 /* Under a denying default, add one rule for what entitle allows: names
    already allowed without arguments, or denied by the plan, are left.  */
 static void
 allow_all (struct entitle_ctx_s *ctx, json_t *seccomp, const struct entitle_seccomp_plan_s *plan)
 {
   json_t *names = json_new (JSON_ARRAY), *rule;
-  cleanup_strv char **allowed = entitle_seccomp_allowed_names (seccomp);
 
   for (char *const *p = plan->allow; p && *p; p++)
     {
-      if (listed (plan->deny, *p) || listed (allowed, *p) || json_array_find_string (names, *p) >= 0)
+      if (listed (plan->deny, *p) || allowed_unconditionally (seccomp, *p) || json_array_find_string (names, *p) >= 0)
         continue;
       if (!resolvable (seccomp, *p))
         {

@@ -2,6 +2,7 @@
 #include <config.h>
 #include <errno.h>
 #include <string.h>
+#include "caps.h"
 #include "compile.h"
 #include "resolve.h"
 #include "seccomp-plan.h"
@@ -26,14 +27,23 @@ subset (const json_t *b, const json_t *a)
 }
 
 static bool
+nonempty (const json_t *set)
+{
+  return set && set->type == JSON_ARRAY && set->n > 0;
+}
+
+static bool
 caps_widen (const json_t *before, const json_t *after)
 {
   const json_t *cb = json_get (before, "capabilities"), *ca = json_get (after, "capabilities");
   size_t i;
 
-  /* No capabilities object: the runtime keeps all it has.  */
+  /* No capabilities object: the runtime keeps all it has, which for a
+     user other than root is nothing across exec but what is ambient or
+     inheritable.  */
   if (cb == NULL)
-    return false;
+    return !entitle_caps_runs_as_root (before) && ca
+           && (nonempty (json_get (ca, "ambient")) || nonempty (json_get (ca, "inheritable")));
   if (ca == NULL)
     return true;
   for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)

@@ -81,6 +81,14 @@ take_flag (int argc, char *const *argv, int *i, const char *const *values, const
   return true;
 }
 
+/* A boolean flag's value, as Go's strconv.ParseBool reads it.  */
+static bool
+bool_value (const char *value)
+{
+  static const char *const no[] = { "0", "f", "F", "false", "FALSE", "False", NULL };
+  return value == NULL || !in_list (no, value, strlen (value));
+}
+
 static bool
 is (const char *name, size_t len, const char *a, const char *b)
 {
@@ -142,7 +150,7 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
           else if (is (name, len, "log-format", NULL))
             a->log_format = value;
           else if (is (name, len, "debug", NULL))
-            a->debug = true;
+            a->debug = bool_value (value);
           else if (is (name, len, "help", "h"))
             a->help = true;
           else if (is (name, len, "version", "v") || is (name, len, "V", NULL))

@@ -47,6 +47,13 @@ shim_create (struct shim_s *s, entitle_error_t *err)
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
+  /* Too large to parse, but transparent if nothing could apply to it.  */
+  if (ret < 0 && (*err)->status == EFBIG && !may_apply (s->ctx->config, "", 0)
+      && entitle_file_contains (path, "io.entitle.") == 0)
+    {
+      entitle_error_release (err);
+      return shim_exec_runtime (s, err);
+    }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
   if (!may_apply (s->ctx->config, raw, len))

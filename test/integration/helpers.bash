@@ -21,6 +21,9 @@
 
 bats_require_minimum_version 1.5.0
 
+# A hung container must fail its test, not the whole run (bats >= 1.7).
+: "${BATS_TEST_TIMEOUT:=120}"
+
 : "${ENTITLE:=${BATS_TEST_DIRNAME}/../../shim/entitle}"
 : "${ENTITLE_PROBE:=${BATS_TEST_DIRNAME}/helper/entitle-probe}"
 export ENTITLE ENTITLE_PROBE
@@ -96,6 +99,12 @@ require_entitle() {
   fi
   if ! command -v jq >/dev/null; then
     skip "needs jq (Debian package jq)"
+  fi
+}
+
+require_cc() {
+  if ! command -v cc >/dev/null; then
+    skip "needs a C compiler to list this architecture's syscalls"
   fi
 }
 
@@ -184,6 +193,19 @@ run_bundle() {
   run --separate-stderr "$1" run -b "${2:-$BUNDLE}" "${3:-$CTID}" </dev/null
 }
 
+# run_detached COMMAND...: bats' `run --separate-stderr`, but through files:
+# a container that `create` leaves behind would hold run's pipes open and
+# hang the test.  Sets status, output, lines, stderr and stderr_lines.
+run_detached() {
+  local o="$BATS_TEST_TMPDIR/run-detached.out" e="$BATS_TEST_TMPDIR/run-detached.err"
+  status=0
+  "$@" </dev/null >"$o" 2>"$e" || status=$?
+  output=$(<"$o")
+  stderr=$(<"$e")
+  mapfile -t lines <"$o"
+  mapfile -t stderr_lines <"$e"
+}
+
 # expect_lines LINE...: $lines is exactly LINE...
 expect_lines() {
   local want got
@@ -259,8 +281,8 @@ create_started() {
 
 # wait_status RUNNER ID STATUS: poll the state until it reads STATUS.
 wait_status() {
-  local runner=$1 id=$2 want=$3 i got=""
-  for i in $(seq 100); do
+  local runner=$1 id=$2 want=$3 got=""
+  for _ in $(seq 100); do
     got=$("$runner" state "$id" 2>/dev/null | jq -r .status) || true
     [ "$got" = "$want" ] && return 0
     sleep 0.1
@@ -269,8 +291,8 @@ wait_status() {
   return 1
 }
 
-# step LABEL NAME COMMAND...: run COMMAND and keep its stdout, stderr and
-# exit status as $BATS_TEST_TMPDIR/out/LABEL/NAME.{out,err,rc}, so that two
+# step LABEL NAME COMMAND...: run COMMAND and keep its stdout, stderr (less
+# time stamps) and exit status as $BATS_TEST_TMPDIR/out/LABEL/NAME.{out,err,rc}, so that two
 # runs (bare runtime and entitle) can be compared with compare_steps.
 step() {
   local dir="$BATS_TEST_TMPDIR/out/$1" name=$2 rc=0
@@ -278,6 +300,8 @@ step() {
   mkdir -p "$dir"
   "$@" </dev/null >"$dir/$name.out" 2>"$dir/$name.err" || rc=$?
   echo "$rc" >"$dir/$name.rc"
+  # runc stamps its messages (logrus text format): drop the time.
+  sed -i 's/^time="[^"]*" /time="." /' "$dir/$name.err"
 }
 
 # step_json LABEL NAME JQ-FILTER COMMAND...: as step, with stdout
@@ -318,9 +342,30 @@ fingerprint() {
   )
 }
 
-# has_cap HEX BIT: whether capability BIT is set in the mask HEX.
+# syscall_names: this architecture's syscall names as a JSON array (from
+# the C library's headers), to write allowlist profiles as engines do.
+# Call require_cc first: a skip cannot leave a command substitution.
+syscall_names() {
+  printf '#include <sys/syscall.h>\n' | cc -E -dM - |
+    sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/\1/p' | jq -R . | jq -s -c .
+}
+
+# has_cap HEX BIT / lacks_cap HEX BIT: whether capability BIT is set in
+# the mask HEX; both fail when HEX is not a mask.  (Use lacks_cap, never
+# "! has_cap": bats does not fail a test on a negated command.)
 has_cap() {
-  (((0x$1 >> $2) & 1))
+  is_cap_mask "$1" && (((0x$1 >> $2) & 1))
+}
+
+lacks_cap() {
+  is_cap_mask "$1" && ! (((0x$1 >> $2) & 1))
+}
+
+is_cap_mask() {
+  if [[ ! "$1" =~ ^[0-9a-f]{1,16}$ ]]; then
+    echo "not a capability mask: \"$1\"" >&2
+    return 2
+  fi
 }
 
 # cap_line OUTPUT NAME: the hex mask of the NAME line (CapEff...) of the

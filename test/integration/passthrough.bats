@@ -226,3 +226,88 @@ lifecycle() {
   [ "$(fingerprint "$decoy")" = "$before" ]
   [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.none ]
 }
+
+@test "bundle: a bundle directory named like a command is found as runc finds it" {
+  make_bundle "$BATS_TEST_TMPDIR/create"
+  set_entitlements "$BATS_TEST_TMPDIR/create" network.none
+  (cd "$BATS_TEST_TMPDIR" && ent create -b create create) </dev/null >/dev/null 2>&1
+  [ "$(rnc state create | jq -r .bundle)" = "$BATS_TEST_TMPDIR/create" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BATS_TEST_TMPDIR/create/config.json")" = network.none ]
+  rnc delete -f create
+}
+
+@test "passthrough: entitle becomes runc in the same process, with or without entitlements" {
+  make_bundle "$BUNDLE"
+  runc_exe=$(readlink -f "$RUNC_BIN")
+  for ents in "" network.none; do
+    [ -z "$ents" ] || set_entitlements "$BUNDLE" "$ents"
+    # Not through the ent function: a background function is a subshell.
+    "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1 3>&- &
+    pid=$!
+    wait_status ent "$CTID" running
+    exe=$(readlink "/proc/$pid/exe")
+    rnc kill "$CTID" KILL
+    wait "$pid" || true
+    if [ "$exe" != "$runc_exe" ]; then
+      echo "with \"$ents\", the process entitle started is $exe, not $runc_exe" >&2
+      false
+    fi
+  done
+}
+
+@test "passthrough: --preserve-fds hands fd 3 to the container, with or without entitlements" {
+  make_bundle "$BUNDLE" /bin/sh -c 'echo to-fd-3 >&3'
+  for ents in "" network.none; do
+    [ -z "$ents" ] || set_entitlements "$BUNDLE" "$ents"
+    : >"$BATS_TEST_TMPDIR/fd3"
+    ent run --preserve-fds 1 -b "$BUNDLE" "$CTID" </dev/null 3>"$BATS_TEST_TMPDIR/fd3"
+    [ "$(cat "$BATS_TEST_TMPDIR/fd3")" = to-fd-3 ]
+  done
+}
+
+@test "passthrough: stdin reaches the container, with or without entitlements" {
+  make_bundle "$BUNDLE" /bin/cat
+  for ents in "" network.none; do
+    [ -z "$ents" ] || set_entitlements "$BUNDLE" "$ents"
+    run --separate-stderr ent run -b "$BUNDLE" "$CTID" <<<"data for $ents"
+    [ "$status" -eq 0 ]
+    [ "$output" = "data for $ents" ]
+  done
+}
+
+@test "passthrough: a relative --root, --pid-file and --bundle are the caller's, as runc has them" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  mkdir "$BATS_TEST_TMPDIR/cwd"
+  cd "$BATS_TEST_TMPDIR/cwd"
+  "$ENTITLE" --root ./state create -b ../bundle --pid-file ct.pid "$CTID" </dev/null >/dev/null 2>&1
+  [ -d "$BATS_TEST_TMPDIR/cwd/state/$CTID" ]
+  [ -s "$BATS_TEST_TMPDIR/cwd/ct.pid" ]
+  [ ! -e "$BUNDLE/ct.pid" ]
+  state=$("$RUNC_BIN" --root ./state state "$CTID")
+  [ "$(jq -r .bundle <<<"$state")" = "$BUNDLE" ]
+  [ "$(jq -r .pid <<<"$state")" = "$(cat ct.pid)" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.none ]
+  "$RUNC_BIN" --root ./state delete -f "$CTID"
+}
+
+@test "passthrough: global flags before the command do not hide it" {
+  probe_bundle "$BUNDLE" "socket inet"
+  set_entitlements "$BUNDLE" network.none
+  run --separate-stderr "$ENTITLE" --debug --log "$BATS_TEST_TMPDIR/log" --log-format=json \
+    --rootless=false --criu /usr/sbin/criu -root "$ROOT" run -b "$BUNDLE" "$CTID"
+  [ "$output" = "socket inet: EPERM" ]
+  jq -e 'select(.level == "debug")' "$BATS_TEST_TMPDIR/log" >/dev/null
+}
+
+@test "passthrough: a config.json over 16 MiB without entitlements is runc's to run" {
+  # Transparency covers every bundle runc runs: with no entitlement from
+  # any source, entitle has nothing to parse, hence nothing to refuse.
+  make_bundle "$BUNDLE" /bin/echo ran
+  head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' a >"$BATS_TEST_TMPDIR/pad"
+  edit_config "$BUNDLE" '.annotations["org.example.padding"] = $pad' --rawfile pad "$BATS_TEST_TMPDIR/pad"
+  step runc run rnc run -b "$BUNDLE" "$CTID"
+  step entitle run ent run -b "$BUNDLE" "$CTID"
+  [ "$(step_value runc run out)" = ran ]
+  compare_steps runc entitle
+}

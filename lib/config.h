@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_CONFIG_H
+#define ENTITLE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "error.h"
+
+/* The admin's configuration, /etc/entitle/entitle.json (DESIGN §2).  */
+struct entitle_config_s
+{
+  char *path;            /**< where it was looked for */
+  bool present;          /**< false: no file, nothing widening is granted */
+  char *runtime;         /**< wrapped runtime, or NULL */
+  char **defaults;       /**< NULL-terminated lists, never NULL */
+  char **grant;
+  char **require;
+  bool warn_unenforceable; /**< "on_unenforceable": "warn" */
+  bool lock;
+  char *state_dir;
+};
+
+/** The config path: $ENTITLE_CONFIG, else the built-in default. */
+const char *entitle_config_path (void);
+
+/**
+ * Load the admin config.  A missing file is not an error (present = false);
+ * a malformed one, an unknown key or a wrong type is.
+ */
+int entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err);
+
+/** Parse @len bytes of admin config JSON read from @path. */
+int entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf,
+                          size_t len, entitle_error_t *err);
+
+void entitle_config_free (struct entitle_config_s *cfg);
+
+#endif

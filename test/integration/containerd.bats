@@ -1,0 +1,239 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# End to end through containerd (Debian's 1.6): a private containerd on its
+# own socket, root and state dirs; an OCI image this file builds from
+# busybox-static and the probe (no network, no pull); `ctr run
+# --runc-binary $ENTITLE --annotation io.entitle.entitlements=...`.
+
+load helpers
+
+IMAGE=docker.io/library/entitle-busybox:latest
+
+# oci_arch: this machine's architecture as OCI (Go) names it.
+oci_arch() {
+  case "$(uname -m)" in
+    x86_64) echo amd64 ;;
+    aarch64) echo arm64 ;;
+    armv7l) echo arm ;;
+    i?86) echo 386 ;;
+    *) uname -m ;;
+  esac
+}
+
+# add_blob LAYOUT FILE: store FILE as a blob of the OCI layout; print its
+# digest and size.
+add_blob() {
+  local digest
+  digest=$(sha256sum "$2" | cut -d' ' -f1)
+  cp "$2" "$1/blobs/sha256/$digest"
+  echo "sha256:$digest $(stat -c %s "$2")"
+}
+
+# build_image DIR: DIR/image.tar, an OCI image layout (one layer: busybox,
+# its applets and /probe) that `ctr images import` takes.
+build_image() {
+  local d=$1 rootfs=$1/rootfs layout=$1/layout diff_id layer config manifest arch
+  arch=$(oci_arch)
+  mkdir -p "$rootfs"/{bin,etc,proc,sys,dev,tmp} "$layout/blobs/sha256"
+  cp "$(command -v busybox)" "$rootfs/bin/busybox"
+  for applet in $("$rootfs/bin/busybox" --list); do
+    [ "$applet" = busybox ] || ln -s busybox "$rootfs/bin/$applet"
+  done
+  cp "$ENTITLE_PROBE" "$rootfs/probe"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$d/layer.tar" .
+  diff_id=sha256:$(sha256sum "$d/layer.tar" | cut -d' ' -f1)
+  gzip -n "$d/layer.tar"
+  read -r -a layer < <(add_blob "$layout" "$d/layer.tar.gz")
+
+  jq -n -c --arg arch "$arch" --arg diff "$diff_id" '{
+    architecture: $arch, os: "linux",
+    config: {Cmd: ["/bin/sh"], Env: ["PATH=/bin"]},
+    rootfs: {type: "layers", diff_ids: [$diff]}}' >"$d/config.json"
+  read -r -a config < <(add_blob "$layout" "$d/config.json")
+
+  jq -n -c --arg c "${config[0]}" --argjson cs "${config[1]}" \
+    --arg l "${layer[0]}" --argjson ls "${layer[1]}" '{
+    schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+    config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $c, size: $cs},
+    layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $l, size: $ls}]}' \
+    >"$d/manifest.json"
+  read -r -a manifest < <(add_blob "$layout" "$d/manifest.json")
+
+  jq -n -c --arg m "${manifest[0]}" --argjson ms "${manifest[1]}" --arg arch "$arch" '{
+    schemaVersion: 2,
+    manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json", digest: $m, size: $ms,
+      platform: {architecture: $arch, os: "linux"},
+      annotations: {"org.opencontainers.image.ref.name": "latest"}}]}' >"$layout/index.json"
+  echo '{"imageLayoutVersion": "1.0.0"}' >"$layout/oci-layout"
+  tar -C "$layout" -cf "$d/image.tar" .
+}
+
+setup_file() {
+  local missing tool
+  for tool in containerd ctr containerd-shim-runc-v2 busybox jq; do
+    command -v "$tool" >/dev/null || missing+=" $tool"
+  done
+  if [ -n "$missing" ]; then
+    skip "not installed:$missing (Debian packages containerd, busybox-static)"
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    skip "needs root: it runs containerd"
+  fi
+  if [ ! -x "$ENTITLE" ] || [ ! -x "$ENTITLE_PROBE" ]; then
+    skip "entitle or the probe is not built: set ENTITLE and ENTITLE_PROBE or run make check"
+  fi
+  # A short path: the socket's name must fit in sun_path.
+  CTRD_DIR=$(mktemp -d /tmp/entitle-ctrd.XXXXXX)
+  export CTRD_DIR
+  # runc names cgroups /NAMESPACE/ID: a namespace of this run only.
+  export CTRD_NS="entitle-test-${CTRD_DIR##*.}"
+  build_image "$CTRD_DIR"
+  cat >"$CTRD_DIR/config.toml" <<EOF
+version = 2
+root = "$CTRD_DIR/root"
+state = "$CTRD_DIR/state"
+disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.btrfs",
+  "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper",
+  "io.containerd.snapshotter.v1.aufs", "io.containerd.internal.v1.opt",
+  "io.containerd.tracing.processor.v1.otlp"]
+[grpc]
+  address = "$CTRD_DIR/containerd.sock"
+[ttrpc]
+  address = "$CTRD_DIR/containerd.sock.ttrpc"
+[debug]
+  address = ""
+[metrics]
+  address = ""
+EOF
+  # The shim and entitle inherit containerd's environment: entitle must
+  # not read the host's /etc/entitle/entitle.json.
+  ENTITLE_CONFIG="$CTRD_DIR/no-entitle.json" \
+    containerd --config "$CTRD_DIR/config.toml" >"$CTRD_DIR/containerd.log" 2>&1 &
+  echo $! >"$CTRD_DIR/containerd.pid"
+  for _ in $(seq 100); do
+    ctr -a "$CTRD_DIR/containerd.sock" version >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  if ! ctr -a "$CTRD_DIR/containerd.sock" version >/dev/null 2>&1; then
+    cat "$CTRD_DIR/containerd.log" >&2
+    echo "containerd did not start" >&2
+    return 1
+  fi
+  ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" images import \
+    --base-name docker.io/library/entitle-busybox "$CTRD_DIR/image.tar" >/dev/null
+}
+
+teardown_file() {
+  local pid
+  [ -n "${CTRD_DIR:-}" ] || return 0
+  if [ -f "$CTRD_DIR/containerd.pid" ]; then
+    pid=$(cat "$CTRD_DIR/containerd.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+  fi
+  # Snapshot or rootfs mounts left by a failed test, innermost first.
+  findmnt -rn -o TARGET | grep "^$CTRD_DIR/" | sort -r | while read -r m; do
+    umount -l "$m" || true
+  done
+  rm -rf "$CTRD_DIR"
+  # runc removes a container's cgroups, not their /NAMESPACE parents.
+  rmdir /sys/fs/cgroup/*/"$CTRD_NS" /sys/fs/cgroup/"$CTRD_NS" 2>/dev/null || true
+}
+
+setup() {
+  common_setup
+  ENT_ABS=$(realpath "$ENTITLE")
+}
+
+teardown() {
+  local id
+  [ -S "${CTRD_DIR:-/nonexistent}/containerd.sock" ] || return 0
+  for id in $(cr containers list -q 2>/dev/null); do
+    cr tasks kill -s KILL "$id" >/dev/null 2>&1 || true
+    cr tasks delete -f "$id" >/dev/null 2>&1 || true
+    cr containers delete "$id" >/dev/null 2>&1 || true
+  done
+  common_teardown
+}
+
+# cr ARG...: ctr on the private containerd, in the test namespace.
+cr() {
+  ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" "$@"
+}
+
+# ctr_run [--annotation K=V...] -- COMMAND...: run COMMAND in a new
+# container of the test image through entitle, to completion.
+ctr_run() {
+  local opts=()
+  while [ "$1" != -- ]; do
+    opts+=("$1")
+    shift
+  done
+  shift
+  run --separate-stderr cr run --rm --runc-binary "$ENT_ABS" --runc-root "$CTRD_DIR/runc" \
+    "${opts[@]}" "$IMAGE" "$CTID" "$@"
+}
+
+@test "containerd: without entitlements ctr run through entitle answers as through runc" {
+  script='/probe socket inet; /probe socket unix; /probe caps; exit 3'
+  run --separate-stderr cr run --rm --runc-binary "$RUNC_BIN" --runc-root "$CTRD_DIR/runc" \
+    "$IMAGE" "$CTID-runc" /bin/sh -c "$script"
+  runc_status=$status runc_output=$output
+  ctr_run -- /bin/sh -c "$script"
+  [ "$status" -eq 3 ]
+  [ "${lines[0]}" = ok ]
+  [ "$status" -eq "$runc_status" ]
+  [ "$output" = "$runc_output" ]
+}
+
+@test "network.none: ctr run --annotation denies AF_INET, not AF_UNIX; without it both work" {
+  script='/probe socket inet; /probe socket inet6; /probe socket unix; /probe caps'
+  ctr_run -- /bin/sh -c "$script"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = ok ]
+  [ "${lines[1]}" = ok ]
+  [ "${lines[2]}" = ok ]
+  has_cap "$(cap_line "$output" CapEff)" $CAP_NET_RAW
+
+  ctr_run --annotation io.entitle.entitlements=network.none -- /bin/sh -c "$script"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = EPERM ]
+  [ "${lines[1]}" = EPERM ]
+  [ "${lines[2]}" = ok ]
+  lacks_cap "$(cap_line "$output" CapEff)" $CAP_NET_RAW
+}
+
+@test "security.confined: ctr task exec gets the init process's restrictions" {
+  cr run -d --runc-binary "$ENT_ABS" --runc-root "$CTRD_DIR/runc" \
+    --annotation io.entitle.entitlements=security.confined "$IMAGE" "$CTID" /probe sleep 600
+  # containerd builds the exec's process from its stored spec: full caps.
+  run --separate-stderr cr tasks exec --exec-id probe "$CTID" /bin/sh -c \
+    "grep -E '^(Cap|NoNewPrivs)' /proc/self/status; echo ---; grep -E '^(Cap|NoNewPrivs)' /proc/1/status"
+  [ "$status" -eq 0 ]
+  self=$(printf '%s\n' "$output" | sed '/^---$/,$d')
+  init=$(printf '%s\n' "$output" | sed '1,/^---$/d')
+  printf '%s\n' "$init" | grep -qx 'NoNewPrivs:[[:space:]]*1'
+  lacks_cap "$(cap_line "$init" CapEff)" $CAP_DAC_OVERRIDE
+  if [ "$self" != "$init" ]; then
+    printf 'ctr tasks exec:\n%s\ninit:\n%s\n' "$self" "$init" >&2
+    false
+  fi
+}
+
+@test "containerd: entitle's error reaches ctr through the runtime's JSON log" {
+  ctr_run --annotation io.entitle.entitlements=network.bogus -- /bin/true
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"entitle: "*network.bogus* ]]
+  # Nothing is left behind.
+  [ -z "$(cr containers list -q)" ]
+}
+
+@test "network.admin: through containerd, refused without an admin grant" {
+  ctr_run --annotation io.entitle.entitlements=network.admin -- /bin/true
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'entitlement "network.admin" requested by the container is not granted by'* ]]
+}

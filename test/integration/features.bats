@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# `features` is passed through and extended (DESIGN §1): the runtime's JSON
+# with entitle's facts added under "annotations"; where the runtime has no
+# `features` (crun 1.8.1) entitle synthesises the required fields.
+
+load helpers
+
+# entitle_version: the version `entitle --version` states on its first line.
+entitle_version() {
+  "$ENTITLE" --version | sed -n '1s/.*[^0-9.]\([0-9][0-9.]*[0-9]\).*/\1/p'
+}
+
+@test "features: with runc, runc's answer with io.entitle.* added to its annotations" {
+  "$RUNC_BIN" features >"$BATS_TEST_TMPDIR/features-runc.json" || skip "this runc has no features command"
+  run --separate-stderr "$ENTITLE" features
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/features-entitle.json"
+  jq -e 'type == "object"' "$BATS_TEST_TMPDIR/features-entitle.json"
+  # Every key of runc's answer, with the same value, annotations aside...
+  jq -n --slurpfile r "$BATS_TEST_TMPDIR/features-runc.json" --slurpfile e "$BATS_TEST_TMPDIR/features-entitle.json" -e '
+    [$r[0] | keys[] | select(. != "annotations")] as $k
+    | all($k[]; . as $key | $r[0][$key] == $e[0][$key])'
+  # ...and no other key.
+  [ "$(jq -c 'keys' "$BATS_TEST_TMPDIR/features-entitle.json")" = "$(jq -c 'keys' "$BATS_TEST_TMPDIR/features-runc.json")" ]
+  # runc's annotations are all there, untouched, with entitle's beside them.
+  jq -n --slurpfile r "$BATS_TEST_TMPDIR/features-runc.json" --slurpfile e "$BATS_TEST_TMPDIR/features-entitle.json" -e '
+    ($r[0].annotations // {}) as $ra | $e[0].annotations as $ea
+    | all($ra | keys[]; $ra[.] == $ea[.])'
+  version=$(jq -r '.annotations["io.entitle.version"]' "$BATS_TEST_TMPDIR/features-entitle.json")
+  [ "$version" = "$(entitle_version)" ]
+  # Nothing but io.entitle.* is added.
+  jq -n --slurpfile r "$BATS_TEST_TMPDIR/features-runc.json" --slurpfile e "$BATS_TEST_TMPDIR/features-entitle.json" -e '
+    [$e[0].annotations | keys[] | select(startswith("io.entitle.") | not)]
+    == [($r[0].annotations // {}) | keys[]]'
+}
+
+@test "features: with runc, the global flags engines pass are accepted" {
+  "$RUNC_BIN" features >/dev/null || skip "this runc has no features command"
+  run --separate-stderr "$ENTITLE" --root "$ROOT" --log "$BATS_TEST_TMPDIR/log" --log-format json features
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" | jq -e '.annotations["io.entitle.version"] and .ociVersionMin'
+}
+
+@test "features: with crun 1.8.1, entitle synthesises ociVersionMin, ociVersionMax and annotations" {
+  require_crun
+  use_crun
+  if "$CRUN_BIN" features >"$BATS_TEST_TMPDIR/features-crun.json" 2>/dev/null; then
+    skip "this crun has its own features command (checked like runc's)"
+  fi
+  run --separate-stderr "$ENTITLE" features
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/features-entitle.json"
+  jq -e '
+    (.ociVersionMin | test("^[0-9]+\\.[0-9]+\\.[0-9]+"))
+    and (.ociVersionMax | test("^[0-9]+\\.[0-9]+\\.[0-9]+"))
+    and (.annotations | type == "object")' "$BATS_TEST_TMPDIR/features-entitle.json"
+  [ "$(jq -r '.annotations["io.entitle.version"]' "$BATS_TEST_TMPDIR/features-entitle.json")" = "$(entitle_version)" ]
+  # The range reaches the spec version crun states.
+  spec=$("$CRUN_BIN" --version | sed -n 's/^spec: *//p')
+  max=$(jq -r .ociVersionMax "$BATS_TEST_TMPDIR/features-entitle.json")
+  [ "$(printf '%s\n' "$spec" "$max" | sort -V | tail -n 1)" = "$max" ]
+}
+
+@test "features: with crun that lacks it, other unknown commands still fail as crun's do" {
+  require_crun
+  use_crun
+  step crun unknown run_crun_ns "$CRUN_BIN" frobnicate
+  step entitle unknown run_crun_ns "$ENTITLE" frobnicate
+  [ "$(step_value entitle unknown rc)" != 0 ]
+  compare_steps crun entitle
+}

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "args.h"
+
+/* runc/crun command lines as engines write them, parsed as runc parses
+   them (shim/args.c).  */
+
+#define ARGC(v) ((int) (sizeof (v) / sizeof ((v)[0])))
+
+static void
+parse (int argc, char *const *argv, struct entitle_args_s *a)
+{
+  /* Garbage first: the parser must set every field.  */
+  memset (a, 0x5a, sizeof (*a));
+  entitle_args_parse (argc, argv, a);
+}
+
+static void
+assert_str (const char *got, const char *expected)
+{
+  if (expected == NULL)
+    assert_null (got);
+  else
+    {
+      assert_non_null (got);
+      assert_string_equal (got, expected);
+    }
+}
+
+static void
+test_entitle_args_parse_globals_and_create (void **state)
+{
+  char *argv[] = { "runc", "--root", "/r", "--log=/l", "--log-format", "json", "create", "--bundle", "/b", "id" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.root, "/r");
+  assert_str (a.log, "/l");
+  assert_str (a.log_format, "json");
+  assert_str (a.command, "create");
+  assert_int_equal (a.command_index, 6);
+  assert_str (a.bundle, "/b");
+  assert_str (a.id, "id");
+  assert_str (a.config, NULL);
+  assert_str (a.process, NULL);
+  assert_false (a.debug);
+  assert_false (a.help);
+  assert_false (a.version);
+  assert_false (a.missing_value);
+}
+
+static void
+test_entitle_args_parse_bundle_spellings (void **state)
+{
+  char *one_dash[] = { "runc", "create", "-bundle", "/b", "id" };
+  char *equals[] = { "runc", "create", "--bundle=/b", "id" };
+  char *short_flag[] = { "runc", "create", "-b", "/b", "id" };
+  char *attached[] = { "crun", "create", "-b/b", "id" };
+  char *short_equals[] = { "runc", "create", "--b", "/b", "id" };
+  char *run[] = { "runc", "run", "-d", "--bundle", "/b", "id" };
+  char *restore[] = { "runc", "restore", "--image-path", "/img", "-b", "/b", "id" };
+  struct
+  {
+    int argc;
+    char **argv;
+  } cases[] = {
+    { ARGC (one_dash), one_dash }, { ARGC (equals), equals }, { ARGC (short_flag), short_flag },
+    { ARGC (attached), attached }, { ARGC (short_equals), short_equals }, { ARGC (run), run },
+    { ARGC (restore), restore },
+  };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      struct entitle_args_s a;
+      parse (cases[i].argc, cases[i].argv, &a);
+      assert_str (a.command, cases[i].argv[1]);
+      assert_int_equal (a.command_index, 1);
+      if (a.bundle == NULL || strcmp (a.bundle, "/b") != 0)
+        fail_msg ("case %zu (%s): bundle `%s`", i, cases[i].argv[2], a.bundle ? a.bundle : "(null)");
+      assert_str (a.id, "id");
+      assert_false (a.missing_value);
+    }
+}
+
+static void
+test_entitle_args_parse_bundle_after_id (void **state)
+{
+  char *argv[] = { "runc", "create", "id", "--bundle", "/b" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* runc reorders flags after the positional argument of create.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.id, "id");
+  assert_str (a.bundle, "/b");
+}
+
+static void
+test_entitle_args_parse_last_bundle_wins (void **state)
+{
+  char *argv[] = { "runc", "create", "-b", "/a", "id", "--bundle=/b" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* As Go's flag package and argp: the last occurrence counts.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.bundle, "/b");
+  assert_str (a.id, "id");
+}
+
+static void
+test_entitle_args_parse_equals_in_value (void **state)
+{
+  char *argv[] = { "runc", "create", "-b=/foo/=bar", "id" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* Split on the first `=` only.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.bundle, "/foo/=bar");
+  assert_str (a.id, "id");
+}
+
+static void
+test_entitle_args_parse_crun_config (void **state)
+{
+  char *short_flag[] = { "crun", "create", "-f", "cfg.json", "id" };
+  char *long_flag[] = { "crun", "run", "--config=cfg.json", "--bundle", "/b", "id" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (short_flag), short_flag, &a);
+  assert_str (a.config, "cfg.json");
+  assert_str (a.id, "id");
+  assert_str (a.bundle, NULL);
+  parse (ARGC (long_flag), long_flag, &a);
+  assert_str (a.config, "cfg.json");
+  assert_str (a.bundle, "/b");
+  assert_str (a.id, "id");
+}
+
+static void
+test_entitle_args_parse_value_flags_skip_values (void **state)
+{
+  char *argv[] = { "runc", "create", "--console-socket", "/s", "--pid-file", "/p", "--preserve-fds", "3",
+                   "--no-pivot", "-b", "/b", "id" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* A flag's value is never the id.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.id, "id");
+  assert_str (a.bundle, "/b");
+}
+
+static void
+test_entitle_args_parse_exec_process (void **state)
+{
+  char *argv[] = { "runc", "exec", "--process", "/p.json", "ctr" };
+  char *short_flag[] = { "runc", "exec", "-d", "--pid-file", "/pid", "-p", "/p.json", "ctr" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.command, "exec");
+  assert_str (a.process, "/p.json");
+  assert_str (a.id, "ctr");
+  assert_str (a.bundle, NULL);
+  parse (ARGC (short_flag), short_flag, &a);
+  assert_str (a.process, "/p.json");
+  assert_str (a.id, "ctr");
+}
+
+static void
+test_entitle_args_parse_exec_stops_at_positional (void **state)
+{
+  char *argv[] = { "runc", "exec", "ctr", "sh", "-c", "x -b y" };
+  char *flags[] = { "runc", "exec", "-t", "ctr", "tool", "--bundle", "/b", "-p", "/p.json" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* What follows the id is the command run in the container.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.id, "ctr");
+  assert_str (a.bundle, NULL);
+  assert_str (a.process, NULL);
+  parse (ARGC (flags), flags, &a);
+  assert_str (a.id, "ctr");
+  assert_str (a.bundle, NULL);
+  assert_str (a.process, NULL);
+  assert_false (a.missing_value);
+}
+
+static void
+test_entitle_args_parse_exec_double_dash (void **state)
+{
+  char *argv[] = { "runc", "exec", "-p", "/p.json", "--", "ctr" };
+  char *after[] = { "runc", "exec", "ctr", "--", "-p", "/x" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.process, "/p.json");
+  assert_str (a.id, "ctr");
+  parse (ARGC (after), after, &a);
+  assert_str (a.id, "ctr");
+  assert_str (a.process, NULL);
+}
+
+static void
+test_entitle_args_parse_ps (void **state)
+{
+  char *argv[] = { "runc", "ps", "ctr", "-ef" };
+  char *format[] = { "runc", "ps", "-f", "json", "ctr" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.command, "ps");
+  assert_str (a.id, "ctr");
+  assert_str (a.config, NULL);
+  /* ps's -f is --format, not crun's --config.  */
+  parse (ARGC (format), format, &a);
+  assert_str (a.id, "ctr");
+  assert_str (a.config, NULL);
+}
+
+static void
+test_entitle_args_parse_debug_state (void **state)
+{
+  char *argv[] = { "runc", "--debug", "state", "id" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_true (a.debug);
+  assert_str (a.command, "state");
+  assert_int_equal (a.command_index, 2);
+  assert_str (a.bundle, NULL);
+  assert_false (a.missing_value);
+}
+
+static void
+test_entitle_args_parse_pass_through_globals (void **state)
+{
+  char *argv[] = { "crun", "--systemd-cgroup", "--cgroup-manager", "systemd", "--rootless", "auto",
+                   "--criu", "/usr/sbin/criu", "--log-level", "debug", "kill", "id", "KILL" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* Value flags take their value: "systemd" is not the command.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.command, "kill");
+  assert_int_equal (a.command_index, 10);
+  assert_false (a.debug);
+}
+
+static void
+test_entitle_args_parse_help_version (void **state)
+{
+  char *help[] = { "runc", "--help" };
+  char *help_short[] = { "runc", "-h" };
+  char *version[] = { "runc", "--version" };
+  char *v[] = { "runc", "-v" };
+  char *create_help[] = { "runc", "create", "--help" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (help), help, &a);
+  assert_true (a.help);
+  assert_false (a.version);
+  assert_str (a.command, NULL);
+  assert_int_equal (a.command_index, -1);
+  parse (ARGC (help_short), help_short, &a);
+  assert_true (a.help);
+  parse (ARGC (version), version, &a);
+  assert_true (a.version);
+  assert_false (a.help);
+  assert_str (a.command, NULL);
+  parse (ARGC (v), v, &a);
+  assert_true (a.version);
+  /* A command's own --help is the command's business.  */
+  parse (ARGC (create_help), create_help, &a);
+  assert_false (a.help);
+  assert_str (a.command, "create");
+  assert_str (a.id, NULL);
+}
+
+static void
+test_entitle_args_parse_no_command (void **state)
+{
+  char *bare[] = { "runc" };
+  char *flags[] = { "runc", "--root", "/r", "--debug" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (bare), bare, &a);
+  assert_str (a.command, NULL);
+  assert_int_equal (a.command_index, -1);
+  assert_str (a.id, NULL);
+  assert_false (a.missing_value);
+  parse (ARGC (flags), flags, &a);
+  assert_str (a.command, NULL);
+  assert_int_equal (a.command_index, -1);
+  assert_str (a.root, "/r");
+  assert_true (a.debug);
+}
+
+static void
+test_entitle_args_parse_missing_value (void **state)
+{
+  char *global[] = { "runc", "--root" };
+  char *bundle[] = { "runc", "create", "id", "--bundle" };
+  char *short_flag[] = { "runc", "create", "-b" };
+  char *process[] = { "runc", "exec", "-p" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (global), global, &a);
+  assert_true (a.missing_value);
+  assert_str (a.root, NULL);
+  assert_str (a.command, NULL);
+  parse (ARGC (bundle), bundle, &a);
+  assert_true (a.missing_value);
+  assert_str (a.bundle, NULL);
+  assert_str (a.id, "id");
+  parse (ARGC (short_flag), short_flag, &a);
+  assert_true (a.missing_value);
+  assert_str (a.bundle, NULL);
+  parse (ARGC (process), process, &a);
+  assert_true (a.missing_value);
+  assert_str (a.process, NULL);
+}
+
+static void
+test_entitle_args_parse_double_dash_before_command (void **state)
+{
+  char *argv[] = { "runc", "--", "create", "--bundle", "/b", "id" };
+  char *alone[] = { "runc", "--" };
+  char *in_create[] = { "runc", "create", "-b", "/b", "--", "--bundle" };
+  struct entitle_args_s a;
+
+  (void) state;
+  /* `--` ends the global flags: the next word is the command.  */
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.command, "create");
+  assert_int_equal (a.command_index, 2);
+  assert_str (a.bundle, "/b");
+  assert_str (a.id, "id");
+  parse (ARGC (alone), alone, &a);
+  assert_str (a.command, NULL);
+  assert_int_equal (a.command_index, -1);
+  /* After `--`, even a flag-like word is the id.  */
+  parse (ARGC (in_create), in_create, &a);
+  assert_str (a.bundle, "/b");
+  assert_str (a.id, "--bundle");
+}
+
+static void
+test_entitle_args_parse_argv_unchanged (void **state)
+{
+  char b0[] = "runc", b1[] = "create", b2[] = "-b=/x", b3[] = "id";
+  char *argv[] = { b0, b1, b2, b3 };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_string_equal (argv[2], "-b=/x");
+  assert_ptr_equal (argv[2], b2);
+  assert_str (a.bundle, "/x");
+  /* The value points into argv.  */
+  assert_ptr_equal (a.bundle, b2 + 3);
+}
+
+/* Go's flag package, which runc's CLI uses, reads `--debug=false` as
+   false.  */
+static void
+test_entitle_args_parse_bool_false (void **state)
+{
+  char *argv[] = { "runc", "--debug=false", "state", "id" };
+  struct entitle_args_s a;
+
+  (void) state;
+  parse (ARGC (argv), argv, &a);
+  assert_str (a.command, "state");
+  assert_false (a.debug);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_entitle_args_parse_globals_and_create),
+    cmocka_unit_test (test_entitle_args_parse_bundle_spellings),
+    cmocka_unit_test (test_entitle_args_parse_bundle_after_id),
+    cmocka_unit_test (test_entitle_args_parse_last_bundle_wins),
+    cmocka_unit_test (test_entitle_args_parse_equals_in_value),
+    cmocka_unit_test (test_entitle_args_parse_crun_config),
+    cmocka_unit_test (test_entitle_args_parse_value_flags_skip_values),
+    cmocka_unit_test (test_entitle_args_parse_exec_process),
+    cmocka_unit_test (test_entitle_args_parse_exec_stops_at_positional),
+    cmocka_unit_test (test_entitle_args_parse_exec_double_dash),
+    cmocka_unit_test (test_entitle_args_parse_ps),
+    cmocka_unit_test (test_entitle_args_parse_debug_state),
+    cmocka_unit_test (test_entitle_args_parse_pass_through_globals),
+    cmocka_unit_test (test_entitle_args_parse_help_version),
+    cmocka_unit_test (test_entitle_args_parse_no_command),
+    cmocka_unit_test (test_entitle_args_parse_missing_value),
+    cmocka_unit_test (test_entitle_args_parse_double_dash_before_command),
+    cmocka_unit_test (test_entitle_args_parse_argv_unchanged),
+    cmocka_unit_test (test_entitle_args_parse_bool_false),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

@@ -1,0 +1,864 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <linux/capability.h>
+#include <cmocka.h>
+#include "compile.h"
+#include "context.h"
+#include "json.h"
+#include "seccomp-plan.h"
+#include "trust.h"
+
+/* The whole rewrite of a config.json: sources, the trust rule, and what
+   each entitlement compiles to (DESIGN §2, §3).  */
+
+#define CONFIG_PATH "/etc/entitle/entitle.json"
+
+/* What `runc spec` writes, trimmed; no seccomp section, no network
+   namespace, no noNewPrivileges, /proc/sys not read-only.  */
+static const char runc_spec[] = "{"
+  "\"ociVersion\": \"1.0.2-dev\","
+  "\"process\": {"
+  "  \"terminal\": false,"
+  "  \"user\": {\"uid\": 0, \"gid\": 0},"
+  "  \"args\": [\"sh\"],"
+  "  \"env\": [\"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\", \"TERM=xterm\"],"
+  "  \"cwd\": \"/\","
+  "  \"capabilities\": {"
+  "    \"bounding\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+  "    \"effective\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+  "    \"permitted\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+  "    \"ambient\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]"
+  "  },"
+  "  \"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"hard\": 1024, \"soft\": 1024}]"
+  "},"
+  "\"root\": {\"path\": \"rootfs\", \"readonly\": true},"
+  "\"hostname\": \"runc\","
+  "\"mounts\": ["
+  "  {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
+  "  {\"destination\": \"/dev\", \"type\": \"tmpfs\", \"source\": \"tmpfs\","
+  "   \"options\": [\"nosuid\", \"strictatime\", \"mode=755\", \"size=65536k\"]}"
+  "],"
+  "\"linux\": {"
+  "  \"resources\": {\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]},"
+  "  \"namespaces\": [{\"type\": \"pid\"}, {\"type\": \"ipc\"}, {\"type\": \"uts\"}, {\"type\": \"mount\"}],"
+  "  \"maskedPaths\": [\"/proc/acpi\", \"/proc/asound\", \"/proc/kcore\", \"/proc/keys\","
+  "                   \"/proc/latency_stats\", \"/proc/timer_list\", \"/proc/timer_stats\","
+  "                   \"/proc/sched_debug\", \"/sys/firmware\", \"/proc/scsi\"],"
+  "  \"readonlyPaths\": [\"/proc/bus\", \"/proc/fs\", \"/proc/irq\", \"/proc/sysrq-trigger\"]"
+  "}"
+  "}";
+
+static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted", "ambient" };
+
+static struct entitle_log_s test_log = { .path = NULL };
+static char *const no_list[] = { NULL };
+
+/* The admin config entitle_config_load gives when there is no file.  */
+static void
+no_config (struct entitle_config_s *cfg)
+{
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->path = (char *) CONFIG_PATH;
+  cfg->present = false;
+  cfg->defaults = (char **) no_list;
+  cfg->grant = (char **) no_list;
+  cfg->require = (char **) no_list;
+}
+
+static char **
+empty_list (void)
+{
+  char **l = calloc (1, sizeof (char *));
+  assert_non_null (l);
+  return l;
+}
+
+static void
+config_from (struct entitle_config_s *cfg, const char *json)
+{
+  entitle_error_t err = NULL;
+
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->defaults = empty_list ();
+  cfg->grant = empty_list ();
+  cfg->require = empty_list ();
+  if (entitle_config_parse (cfg, CONFIG_PATH, json, strlen (json), &err) < 0)
+    fail_msg ("entitle_config_parse: %s", err->msg);
+}
+
+static json_t *
+parse_ok (const char *s)
+{
+  entitle_error_t err = NULL;
+  json_t *v = NULL;
+
+  if (json_parse (s, strlen (s), &v, &err) < 0)
+    fail_msg ("json_parse: %s", err->msg);
+  return v;
+}
+
+/* The runc spec with annotation io.entitle.entitlements = @list (none
+   when NULL).  */
+static json_t *
+spec_requesting (const char *list)
+{
+  json_t *spec = parse_ok (runc_spec);
+
+  if (list)
+    json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION,
+              json_new_string (list));
+  return spec;
+}
+
+static void
+set_annotation (json_t *spec, const char *key, const char *value)
+{
+  json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), key, json_new_string (value));
+}
+
+static const char *
+annotation (const json_t *spec, const char *key)
+{
+  return json_string (json_get (json_get (spec, "annotations"), key));
+}
+
+/* entitle_rewrite under @cfg; on failure the message is returned in *msg.  */
+static int
+rewrite (const struct entitle_config_s *cfg, json_t *spec, char **msg)
+{
+  struct entitle_ctx_s ctx;
+  entitle_error_t err = NULL;
+  int ret;
+
+  entitle_ctx_init (&ctx, &test_log, cfg);
+  ret = entitle_rewrite (&ctx, spec, &err);
+  if (ret < 0)
+    {
+      assert_non_null (err);
+      assert_null (strchr (err->msg, '\n'));
+      if (msg == NULL)
+        fail_msg ("entitle_rewrite: %s", err->msg);
+      *msg = strdup (err->msg);
+      entitle_error_release (&err);
+    }
+  else
+    assert_null (err);
+  return ret;
+}
+
+static void
+assert_contains (const char *haystack, const char *needle)
+{
+  if (haystack == NULL || strstr (haystack, needle) == NULL)
+    fail_msg ("`%s` does not contain `%s`", haystack ? haystack : "(null)", needle);
+}
+
+static bool
+cap_in (const json_t *spec_or_process, const char *set, const char *cap)
+{
+  const json_t *process = json_get (spec_or_process, "process");
+  const json_t *caps = json_get (process ? process : spec_or_process, "capabilities");
+  return json_array_find_string (json_get (caps, set), cap) >= 0;
+}
+
+static bool
+cap_in_any_set (const json_t *spec_or_process, const char *cap)
+{
+  size_t i;
+  for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
+    if (cap_in (spec_or_process, cap_sets[i], cap))
+      return true;
+  return false;
+}
+
+static bool
+path_in (const json_t *spec, const char *key, const char *path)
+{
+  return json_array_find_string (json_get (json_get (spec, "linux"), key), path) >= 0;
+}
+
+static size_t
+namespaces_of_type (const json_t *spec, const char *type, const json_t **last)
+{
+  const json_t *ns = json_get (json_get (spec, "linux"), "namespaces");
+  size_t i, n = 0;
+
+  for (i = 0; ns && i < ns->n; i++)
+    {
+      const char *t = json_string (json_get (ns->items[i], "type"));
+      if (t && strcmp (t, type) == 0)
+        {
+          n++;
+          if (last)
+            *last = ns->items[i];
+        }
+    }
+  return n;
+}
+
+static bool
+nnp (const json_t *spec_or_process)
+{
+  const json_t *process = json_get (spec_or_process, "process");
+  const json_t *v = json_get (process ? process : spec_or_process, "noNewPrivileges");
+  return v && v->type == JSON_TRUE;
+}
+
+static bool
+entitle_holds (int cap)
+{
+  return prctl (PR_CAPBSET_READ, cap, 0, 0, 0) == 1;
+}
+
+/* Is @name allowed by some rule of the spec's seccomp profile?  */
+static bool
+seccomp_allows (const json_t *spec, const char *name)
+{
+  char **names = entitle_seccomp_allowed_names (json_get (json_get (spec, "linux"), "seccomp"));
+  bool found = false;
+  char **p;
+
+  for (p = names; *p; p++)
+    {
+      found |= strcmp (*p, name) == 0;
+      free (*p);
+    }
+  free (names);
+  return found;
+}
+
+/* entitle_rewrite: transparency.  */
+
+static void
+test_entitle_rewrite_no_annotation_untouched (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting (NULL);
+  cleanup_json json_t *orig = json_clone (spec);
+
+  (void) state;
+  no_config (&cfg);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 0);
+  assert_true (json_equal (spec, orig));
+
+  /* Other annotations, an empty list, a config without defaults: the same.  */
+  set_annotation (spec, "org.opencontainers.image.ref.name", "x");
+  set_annotation (spec, ENTITLE_ANNOTATION, "");
+  json_free (orig);
+  orig = json_clone (spec);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 0);
+  assert_true (json_equal (spec, orig));
+  {
+    struct entitle_config_s present;
+    config_from (&present, "{\"grant\":[\"*\"]}");
+    assert_int_equal (rewrite (&present, spec, NULL), 0);
+    assert_true (json_equal (spec, orig));
+    entitle_config_free (&present);
+  }
+}
+
+/* entitle_rewrite: network.none.  */
+
+static void
+test_entitle_rewrite_network_none (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.none");
+  const json_t *ns = NULL, *seccomp;
+  size_t i;
+
+  (void) state;
+  no_config (&cfg);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+
+  /* An own, empty network namespace; the others kept.  */
+  assert_int_equal (namespaces_of_type (spec, "network", &ns), 1);
+  assert_null (json_get (ns, "path"));
+  assert_int_equal (namespaces_of_type (spec, "pid", NULL), 1);
+  assert_int_equal (namespaces_of_type (spec, "mount", NULL), 1);
+  /* Capabilities: gone from every set, the others kept.  */
+  for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
+    {
+      assert_false (cap_in (spec, cap_sets[i], "CAP_NET_BIND_SERVICE"));
+      assert_false (cap_in (spec, cap_sets[i], "CAP_NET_RAW"));
+      assert_false (cap_in (spec, cap_sets[i], "CAP_NET_ADMIN"));
+    }
+  assert_true (cap_in (spec, "bounding", "CAP_KILL"));
+  assert_true (cap_in (spec, "ambient", "CAP_AUDIT_WRITE"));
+  /* Masked paths added, the engine's kept.  */
+  assert_true (path_in (spec, "maskedPaths", "/proc/sys/net"));
+  assert_true (path_in (spec, "maskedPaths", "/sys/class/net"));
+  assert_true (path_in (spec, "maskedPaths", "/proc/kcore"));
+  assert_true (path_in (spec, "readonlyPaths", "/proc/bus"));
+  /* A generated seccomp profile: AF_UNIX sockets only.  */
+  seccomp = json_get (json_get (spec, "linux"), "seccomp");
+  assert_non_null (seccomp);
+  assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
+  assert_true (seccomp_allows (spec, "read"));
+  assert_false (seccomp_allows (spec, "socketcall"));
+  /* What entitle did, recorded.  */
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.none");
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_VERSION), PACKAGE_VERSION);
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION), "network.none");
+  /* Nothing else: no noNewPrivileges for network.none.  */
+  assert_false (nnp (spec));
+}
+
+static void
+test_entitle_rewrite_network_namespace_path_kept (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.none");
+  cleanup_json json_t *given = parse_ok ("{\"type\": \"network\", \"path\": \"/var/run/netns/pod\"}");
+  const json_t *ns = NULL;
+
+  (void) state;
+  no_config (&cfg);
+  json_push (json_get (json_get (spec, "linux"), "namespaces"), json_clone (given));
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_int_equal (namespaces_of_type (spec, "network", &ns), 1);
+  assert_true (json_equal (ns, given));
+}
+
+static void
+test_entitle_rewrite_idempotent (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.none,security.confined");
+  cleanup_json json_t *once = NULL, *reread = NULL;
+  entitle_error_t err = NULL;
+  char *text = NULL;
+  size_t len;
+
+  (void) state;
+  no_config (&cfg);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  once = json_clone (spec);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 0);
+  assert_true (json_equal (spec, once));
+  /* As on disk: written, read back, rewritten.  */
+  assert_int_equal (json_generate (spec, &text, &len, &err), 0);
+  assert_int_equal (json_parse (text, len, &reread, &err), 0);
+  assert_int_equal (rewrite (&cfg, reread, NULL), 0);
+  assert_true (json_equal (reread, once));
+  free (text);
+}
+
+/* The trust rule.  */
+
+static void
+test_entitle_rewrite_grant_refused (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.admin");
+  cleanup_json json_t *orig = json_clone (spec);
+  char *msg = NULL;
+
+  (void) state;
+  no_config (&cfg);
+  assert_true (rewrite (&cfg, spec, &msg) < 0);
+  assert_contains (msg, "entitlement \"network.admin\" requested by the container is not granted by");
+  assert_contains (msg, CONFIG_PATH);
+  assert_true (json_equal (spec, orig));
+  free (msg);
+}
+
+static void
+test_entitle_rewrite_grant_glob_accepted (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.admin");
+
+  (void) state;
+  config_from (&cfg, "{\"grant\":[\"network.*\"]}");
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.admin");
+  if (entitle_holds (CAP_NET_ADMIN))
+    {
+      assert_true (cap_in (spec, "bounding", "CAP_NET_ADMIN"));
+      assert_true (cap_in (spec, "effective", "CAP_NET_ADMIN"));
+      assert_true (cap_in (spec, "permitted", "CAP_NET_ADMIN"));
+      /* uid 0 keeps them through permitted: not made ambient.  */
+      assert_false (cap_in (spec, "ambient", "CAP_NET_ADMIN"));
+    }
+  else
+    assert_false (cap_in_any_set (spec, "CAP_NET_ADMIN"));
+  assert_true (cap_in (spec, "bounding", "CAP_NET_BIND_SERVICE"));
+  assert_true (cap_in (spec, "bounding", "CAP_KILL"));
+  /* No namespace taken away.  */
+  assert_int_equal (namespaces_of_type (spec, "pid", NULL), 1);
+  entitle_config_free (&cfg);
+}
+
+static void
+test_entitle_rewrite_exact_grant_needs_name (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.host");
+  char *msg = NULL;
+
+  (void) state;
+  config_from (&cfg, "{\"grant\":[\"network.*\", \"*\"]}");
+  assert_true (rewrite (&cfg, spec, &msg) < 0);
+  assert_contains (msg, "\"network.host\"");
+  free (msg);
+  entitle_config_free (&cfg);
+
+  config_from (&cfg, "{\"grant\":[\"network.host\"]}");
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  entitle_config_free (&cfg);
+}
+
+static void
+test_entitle_rewrite_narrowing_needs_no_grant (void **state)
+{
+  static const char *const lists[] = { "network.none", "network.user", "security.confined", "security.view",
+                                       "host.devices.none", "host.processes.none" };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
+    {
+      struct entitle_config_s cfg;
+      cleanup_json json_t *spec = spec_requesting (lists[i]);
+      char *msg = NULL;
+
+      no_config (&cfg);
+      if (rewrite (&cfg, spec, &msg) != 1)
+        fail_msg ("`%s` refused: %s", lists[i], msg ? msg : "nothing done");
+    }
+}
+
+static void
+test_entitle_rewrite_widening_needs_grant (void **state)
+{
+  static const char *const lists[] = { "network.admin", "network.proxy", "security.admin", "security.insecure",
+                                       "host.devices.admin", "host.processes.admin", "host.modules.admin",
+                                       "security.memory-lock" };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
+    {
+      struct entitle_config_s cfg;
+      cleanup_json json_t *spec = spec_requesting (lists[i]);
+      char *msg = NULL;
+      char expect[128];
+
+      no_config (&cfg);
+      if (rewrite (&cfg, spec, &msg) >= 0)
+        fail_msg ("`%s` accepted without a grant", lists[i]);
+      snprintf (expect, sizeof (expect), "entitlement \"%s\" requested by the container is not granted", lists[i]);
+      assert_contains (msg, expect);
+      free (msg);
+    }
+}
+
+/* No capabilities object: root keeps what the runtime has, but a user
+   other than root keeps nothing across exec.  Capabilities entitle makes
+   ambient for such a user are more than the engine gave.  */
+static void
+test_entitle_rewrite_non_root_without_capabilities_needs_grant (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.admin");
+  char *msg = NULL;
+  int ret;
+
+  (void) state;
+  no_config (&cfg);
+  json_del (json_get (spec, "process"), "capabilities");
+  json_set (json_get (json_get (spec, "process"), "user"), "uid", json_new_uint (1000));
+  ret = rewrite (&cfg, spec, &msg);
+  if (ret >= 0)
+    fail_msg ("network.admin accepted without a grant; ambient: %s",
+              cap_in (spec, "ambient", "CAP_NET_ADMIN") ? "CAP_NET_ADMIN" : "-");
+  assert_contains (msg, "entitlement \"network.admin\" requested by the container is not granted by");
+  free (msg);
+}
+
+static void
+test_entitle_rewrite_non_root_without_capabilities_narrowing (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.none,security.confined");
+
+  (void) state;
+  no_config (&cfg);
+  json_del (json_get (spec, "process"), "capabilities");
+  json_set (json_get (json_get (spec, "process"), "user"), "uid", json_new_uint (1000));
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_false (cap_in_any_set (spec, "CAP_NET_RAW"));
+  assert_false (cap_in_any_set (spec, "CAP_SYS_ADMIN"));
+  assert_false (cap_in (spec, "ambient", "CAP_KILL"));
+}
+
+/* Admin sources.  */
+
+static void
+test_entitle_rewrite_defaults_need_no_grant (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting (NULL);
+
+  (void) state;
+  config_from (&cfg, "{\"defaults\":[\"network.none\", \"host.processes.admin\"]}");
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "host.processes.admin,network.none");
+  assert_int_equal (namespaces_of_type (spec, "pid", NULL), 0);
+  assert_int_equal (namespaces_of_type (spec, "network", NULL), 1);
+  entitle_config_free (&cfg);
+}
+
+static void
+test_entitle_rewrite_require_floor (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("security.admin");
+  char *msg = NULL;
+
+  (void) state;
+  config_from (&cfg, "{\"require\":[\"security.confined\"], \"grant\":[\"*\"]}");
+  assert_true (rewrite (&cfg, spec, &msg) < 0);
+  assert_contains (msg, "security.admin");
+  assert_contains (msg, "security.confined");
+  free (msg);
+  entitle_config_free (&cfg);
+}
+
+/* An annotation is what the container's requester writes, and entitle
+   skips a bundle that says `io.entitle.applied`.  The admin's `require`
+   is "always applied" (DESIGN §2): a forged annotation must not lift it.  */
+static void
+test_entitle_rewrite_forged_applied_keeps_floor (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting (NULL);
+  char *msg = NULL;
+  int ret;
+
+  (void) state;
+  config_from (&cfg, "{\"require\":[\"security.confined\"]}");
+  set_annotation (spec, ENTITLE_ANNOTATION_APPLIED, "security.confined");
+  set_annotation (spec, ENTITLE_ANNOTATION_VERSION, PACKAGE_VERSION);
+  ret = rewrite (&cfg, spec, &msg);
+  /* Either refused, or the floor is in force.  */
+  if (ret >= 0)
+    {
+      assert_true (nnp (spec));
+      assert_true (path_in (spec, "readonlyPaths", "/proc/sys"));
+    }
+  free (msg);
+  entitle_config_free (&cfg);
+}
+
+/* security.confined.  */
+
+static void
+test_entitle_rewrite_security_confined (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("security.confined");
+  json_t *caps;
+  size_t i;
+
+  (void) state;
+  no_config (&cfg);
+  caps = json_get (json_get (spec, "process"), "capabilities");
+  for (i = 0; i < caps->n; i++)
+    {
+      json_push (caps->items[i], json_new_string ("CAP_DAC_OVERRIDE"));
+      json_push (caps->items[i], json_new_string ("CAP_SYS_ADMIN"));
+    }
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_true (nnp (spec));
+  assert_true (path_in (spec, "readonlyPaths", "/proc/sys"));
+  assert_true (path_in (spec, "readonlyPaths", "/proc/bus"));
+  assert_false (cap_in_any_set (spec, "CAP_DAC_OVERRIDE"));
+  assert_false (cap_in_any_set (spec, "CAP_SYS_ADMIN"));
+  assert_true (cap_in (spec, "bounding", "CAP_KILL"));
+  assert_true (cap_in (spec, "bounding", "CAP_NET_BIND_SERVICE"));
+  /* The syscalls it takes away.  */
+  assert_true (seccomp_allows (spec, "read"));
+  assert_false (seccomp_allows (spec, "ptrace"));
+  assert_false (seccomp_allows (spec, "mount"));
+  assert_false (seccomp_allows (spec, "bpf"));
+  assert_false (seccomp_allows (spec, "io_uring_setup"));
+  assert_false (seccomp_allows (spec, "kexec_load"));
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "security.confined");
+}
+
+/* Restrictions no mechanism here enforces.  */
+
+static void
+test_entitle_rewrite_unenforceable_refused (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8");
+  char *msg = NULL;
+
+  (void) state;
+  no_config (&cfg);
+  assert_true (rewrite (&cfg, spec, &msg) < 0);
+  assert_contains (msg, "network.egress");
+  assert_contains (msg, "cannot be enforced");
+  assert_null (annotation (spec, ENTITLE_ANNOTATION_APPLIED));
+  free (msg);
+}
+
+static void
+test_entitle_rewrite_unenforceable_warn (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8");
+
+  (void) state;
+  config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.egress=10.0.0.0/8");
+  entitle_config_free (&cfg);
+}
+
+/* Catalogue versions.  */
+
+static void
+test_entitle_rewrite_catalogue_version (void **state)
+{
+  struct entitle_config_s cfg;
+  char *msg = NULL;
+
+  (void) state;
+  no_config (&cfg);
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none");
+    set_annotation (spec, ENTITLE_ANNOTATION_CATALOGUE, "2");
+    assert_true (rewrite (&cfg, spec, &msg) < 0);
+    assert_contains (msg, "2");
+    assert_null (annotation (spec, ENTITLE_ANNOTATION_APPLIED));
+    free (msg);
+    msg = NULL;
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none");
+    set_annotation (spec, ENTITLE_ANNOTATION_CATALOGUE, "v1");
+    assert_true (rewrite (&cfg, spec, &msg) < 0);
+    assert_contains (msg, ENTITLE_ANNOTATION_CATALOGUE);
+    free (msg);
+    msg = NULL;
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none");
+    set_annotation (spec, ENTITLE_ANNOTATION_CATALOGUE, "1");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  }
+}
+
+/* Bad requests.  */
+
+static void
+test_entitle_rewrite_bad_annotation (void **state)
+{
+  struct entitle_config_s cfg;
+  char *msg = NULL;
+
+  (void) state;
+  no_config (&cfg);
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none,network.bogus");
+    cleanup_json json_t *orig = json_clone (spec);
+    assert_true (rewrite (&cfg, spec, &msg) < 0);
+    assert_contains (msg, "unknown entitlement `network.bogus`");
+    assert_true (json_equal (spec, orig));
+    free (msg);
+    msg = NULL;
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none,network.user");
+    assert_true (rewrite (&cfg, spec, &msg) < 0);
+    assert_contains (msg, "network.none");
+    assert_contains (msg, "network.user");
+    free (msg);
+    msg = NULL;
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting (NULL);
+    json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION,
+              json_new_bool (true));
+    assert_true (rewrite (&cfg, spec, &msg) < 0);
+    assert_contains (msg, ENTITLE_ANNOTATION);
+    free (msg);
+    msg = NULL;
+  }
+  {
+    cleanup_json json_t *spec = json_new (JSON_ARRAY);
+    assert_true (rewrite (&cfg, spec, &msg) < 0);
+    free (msg);
+  }
+}
+
+/* crun's precompiled filter would replace the profile entitle wrote.  */
+static void
+test_entitle_rewrite_seccomp_bpf_data_removed (void **state)
+{
+  struct entitle_config_s cfg;
+
+  (void) state;
+  no_config (&cfg);
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none");
+    set_annotation (spec, "run.oci.seccomp_bpf_data", "AAAA");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_non_null (json_get (json_get (spec, "linux"), "seccomp"));
+    assert_null (json_get (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"));
+  }
+  /* Seccomp untouched: the annotation stays.  */
+  {
+    cleanup_json json_t *spec = spec_requesting ("host.processes.none");
+    set_annotation (spec, "run.oci.seccomp_bpf_data", "AAAA");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_null (json_get (json_get (spec, "linux"), "seccomp"));
+    assert_string_equal (annotation (spec, "run.oci.seccomp_bpf_data"), "AAAA");
+  }
+}
+
+/* entitle_widens.  */
+
+static bool
+widens (const char *before, const char *after)
+{
+  cleanup_json json_t *b = parse_ok (before);
+  cleanup_json json_t *a = parse_ok (after);
+  return entitle_widens (b, a);
+}
+
+static void
+test_entitle_widens_pairs (void **state)
+{
+  (void) state;
+  /* Identical.  */
+  assert_false (widens (runc_spec, runc_spec));
+  /* Capabilities.  */
+  assert_true (widens ("{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_KILL\"]}}}",
+                       "{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_SYS_ADMIN\"]}}}"));
+  assert_true (widens ("{\"process\":{\"capabilities\":{\"ambient\":[]}}}",
+                       "{\"process\":{\"capabilities\":{\"ambient\":[\"CAP_KILL\"]}}}"));
+  assert_false (widens ("{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_CHOWN\"]}}}",
+                        "{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_CHOWN\"]}}}"));
+  assert_true (widens ("{\"process\":{\"capabilities\":{\"bounding\":[]}}}", "{\"process\":{}}"));
+  /* Namespaces.  */
+  assert_true (widens ("{\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"network\"}]}}",
+                       "{\"linux\":{\"namespaces\":[{\"type\":\"pid\"}]}}"));
+  assert_false (widens ("{\"linux\":{\"namespaces\":[{\"type\":\"pid\"}]}}",
+                        "{\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"network\"}]}}"));
+  /* Masked and read-only paths.  */
+  assert_true (widens ("{\"linux\":{\"maskedPaths\":[\"/proc/kcore\",\"/proc/keys\"]}}",
+                       "{\"linux\":{\"maskedPaths\":[\"/proc/keys\"]}}"));
+  assert_false (widens ("{\"linux\":{\"maskedPaths\":[\"/proc/keys\"]}}",
+                        "{\"linux\":{\"maskedPaths\":[\"/proc/keys\",\"/proc/kcore\"]}}"));
+  assert_true (widens ("{\"linux\":{\"readonlyPaths\":[\"/proc/sys\"]}}", "{\"linux\":{\"readonlyPaths\":[]}}"));
+  /* noNewPrivileges.  */
+  assert_true (widens ("{\"process\":{\"noNewPrivileges\":true}}", "{\"process\":{\"noNewPrivileges\":false}}"));
+  assert_true (widens ("{\"process\":{\"noNewPrivileges\":true}}", "{\"process\":{}}"));
+  assert_false (widens ("{\"process\":{}}", "{\"process\":{\"noNewPrivileges\":true}}"));
+  /* LSM labels.  */
+  assert_true (widens ("{\"process\":{\"apparmorProfile\":\"docker-default\"}}",
+                       "{\"process\":{\"apparmorProfile\":\"unconfined\"}}"));
+  /* Seccomp.  */
+  assert_true (widens ("{\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":"
+                       "[{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}]}}}",
+                       "{\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":"
+                       "[{\"names\":[\"read\",\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\"}]}}}"));
+  assert_true (widens ("{\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\"}}}", "{\"linux\":{}}"));
+  assert_false (widens ("{\"linux\":{}}", "{\"linux\":{\"seccomp\":{\"defaultAction\":\"SCMP_ACT_ERRNO\"}}}"));
+}
+
+/* entitle_compile_process: exec --process FILE.  */
+
+static void
+test_entitle_compile_process_drops_caps (void **state)
+{
+  cleanup_json json_t *spec = parse_ok (runc_spec);
+  json_t *process = json_get (spec, "process");
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  entitle_error_t err = NULL;
+  size_t i;
+
+  (void) state;
+  no_config (&cfg);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
+  assert_int_equal (entitle_compile_process (&ctx, process, &set, &err), 0);
+  for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
+    assert_false (cap_in (process, cap_sets[i], "CAP_NET_BIND_SERVICE"));
+  assert_true (cap_in (process, "bounding", "CAP_KILL"));
+  assert_true (cap_in (process, "ambient", "CAP_AUDIT_WRITE"));
+  assert_false (nnp (process));
+  entitle_set_free (&set);
+
+  assert_int_equal (entitle_parse_list ("security.confined", "test", &set, &err), 0);
+  assert_int_equal (entitle_compile_process (&ctx, process, &set, &err), 0);
+  assert_true (nnp (process));
+}
+
+static void
+test_entitle_compile_process_no_capabilities_object (void **state)
+{
+  cleanup_json json_t *process = parse_ok ("{\"args\":[\"sh\"]}");
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  entitle_error_t err = NULL;
+
+  (void) state;
+  no_config (&cfg);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
+  assert_int_equal (entitle_compile_process (&ctx, process, &set, &err), 0);
+  /* What the runtime would keep, written down, minus the dropped ones.  */
+  assert_non_null (json_get (process, "capabilities"));
+  assert_false (cap_in_any_set (process, "CAP_NET_RAW"));
+  if (entitle_holds (CAP_KILL))
+    assert_true (cap_in (process, "bounding", "CAP_KILL"));
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_entitle_rewrite_no_annotation_untouched),
+    cmocka_unit_test (test_entitle_rewrite_network_none),
+    cmocka_unit_test (test_entitle_rewrite_network_namespace_path_kept),
+    cmocka_unit_test (test_entitle_rewrite_idempotent),
+    cmocka_unit_test (test_entitle_rewrite_grant_refused),
+    cmocka_unit_test (test_entitle_rewrite_grant_glob_accepted),
+    cmocka_unit_test (test_entitle_rewrite_exact_grant_needs_name),
+    cmocka_unit_test (test_entitle_rewrite_narrowing_needs_no_grant),
+    cmocka_unit_test (test_entitle_rewrite_widening_needs_grant),
+    cmocka_unit_test (test_entitle_rewrite_non_root_without_capabilities_needs_grant),
+    cmocka_unit_test (test_entitle_rewrite_non_root_without_capabilities_narrowing),
+    cmocka_unit_test (test_entitle_rewrite_defaults_need_no_grant),
+    cmocka_unit_test (test_entitle_rewrite_require_floor),
+    cmocka_unit_test (test_entitle_rewrite_forged_applied_keeps_floor),
+    cmocka_unit_test (test_entitle_rewrite_security_confined),
+    cmocka_unit_test (test_entitle_rewrite_unenforceable_refused),
+    cmocka_unit_test (test_entitle_rewrite_unenforceable_warn),
+    cmocka_unit_test (test_entitle_rewrite_catalogue_version),
+    cmocka_unit_test (test_entitle_rewrite_bad_annotation),
+    cmocka_unit_test (test_entitle_rewrite_seccomp_bpf_data_removed),
+    cmocka_unit_test (test_entitle_widens_pairs),
+    cmocka_unit_test (test_entitle_compile_process_drops_caps),
+    cmocka_unit_test (test_entitle_compile_process_no_capabilities_object),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

@@ -1,0 +1,998 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "catalogue.h"
+#include "entitlements.h"
+#include "resolve.h"
+
+/* The catalogue, the entitlement syntax, the resolver's sources and
+   ladders, the grant globs and the admin config (DESIGN §2, §3).  */
+
+#define CONFIG_PATH "/etc/entitle/entitle.json"
+
+static char **
+empty_list (void)
+{
+  char **l = calloc (1, sizeof (char *));
+  assert_non_null (l);
+  return l;
+}
+
+/* An admin config from JSON text, prepared as entitle_config_load does.  */
+static void
+config_from (struct entitle_config_s *cfg, const char *json)
+{
+  entitle_error_t err = NULL;
+  int ret;
+
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->defaults = empty_list ();
+  cfg->grant = empty_list ();
+  cfg->require = empty_list ();
+  ret = entitle_config_parse (cfg, CONFIG_PATH, json, strlen (json), &err);
+  if (ret < 0)
+    fail_msg ("entitle_config_parse `%s`: %s", json, err->msg);
+  assert_true (cfg->present);
+}
+
+/* Parse @json as an admin config, expecting a refusal; returns the message.  */
+static char *
+config_fails (const char *json)
+{
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  char *msg;
+  int ret;
+
+  memset (&cfg, 0, sizeof (cfg));
+  cfg.defaults = empty_list ();
+  cfg.grant = empty_list ();
+  cfg.require = empty_list ();
+  ret = entitle_config_parse (&cfg, CONFIG_PATH, json, strlen (json), &err);
+  assert_true (ret < 0);
+  assert_non_null (err);
+  assert_null (strchr (err->msg, '\n'));
+  msg = strdup (err->msg);
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+  return msg;
+}
+
+static void
+parse_list_ok (const char *list, struct entitle_set_s *set)
+{
+  entitle_error_t err = NULL;
+  int ret = entitle_parse_list (list, "test", set, &err);
+
+  if (ret < 0)
+    fail_msg ("entitle_parse_list `%s`: %s", list, err->msg);
+  assert_null (err);
+}
+
+/* Parse @list, expecting a refusal; returns the message.  */
+static char *
+parse_list_fails (const char *list)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  entitle_error_t err = NULL;
+  char *msg;
+  int ret = entitle_parse_list (list, "test", &set, &err);
+
+  if (ret >= 0)
+    fail_msg ("entitle_parse_list `%s` accepted", list);
+  assert_non_null (err);
+  msg = strdup (err->msg);
+  entitle_error_release (&err);
+  return msg;
+}
+
+static char *
+parse_one_fails (const char *s)
+{
+  struct entitle_request_s req = { 0 };
+  entitle_error_t err = NULL;
+  char *msg;
+  int ret = entitle_parse_one (s, strlen (s), &req, &err);
+
+  if (ret >= 0)
+    fail_msg ("entitle_parse_one `%s` accepted", s);
+  assert_non_null (err);
+  msg = strdup (err->msg);
+  entitle_error_release (&err);
+  return msg;
+}
+
+static void
+assert_contains (const char *haystack, const char *needle)
+{
+  if (strstr (haystack, needle) == NULL)
+    fail_msg ("`%s` does not contain `%s`", haystack, needle);
+}
+
+/* Resolve @requested (a list) under @cfg_json; returns the formatted final
+   set, or NULL with *msg set.  */
+static char *
+resolve (const char *cfg_json, const char *requested, char **msg)
+{
+  struct entitle_config_s cfg;
+  cleanup_entitle_set struct entitle_set_s req = { 0 }, final = { 0 };
+  entitle_error_t err = NULL;
+  char *out = NULL;
+  int ret;
+
+  config_from (&cfg, cfg_json);
+  parse_list_ok (requested, &req);
+  ret = entitle_resolve (&cfg, &req, &final, &err);
+  if (ret < 0)
+    {
+      assert_non_null (err);
+      assert_null (strchr (err->msg, '\n'));
+      if (msg == NULL)
+        fail_msg ("entitle_resolve `%s` under %s: %s", requested, cfg_json, err->msg);
+      *msg = strdup (err->msg);
+      entitle_error_release (&err);
+    }
+  else
+    {
+      assert_null (err);
+      out = entitle_set_format (&final);
+    }
+  entitle_config_free (&cfg);
+  return out;
+}
+
+static void
+assert_resolves (const char *cfg_json, const char *requested, const char *expected)
+{
+  char *out = resolve (cfg_json, requested, NULL);
+  if (strcmp (out, expected) != 0)
+    fail_msg ("`%s` under %s resolves to `%s`, expected `%s`", requested, cfg_json, out, expected);
+  free (out);
+}
+
+static char *
+resolve_fails (const char *cfg_json, const char *requested)
+{
+  char *msg = NULL, *out = resolve (cfg_json, requested, &msg);
+  if (out)
+    fail_msg ("`%s` under %s resolves to `%s`, expected a refusal", requested, cfg_json, out);
+  return msg;
+}
+
+static bool
+granted (const char *cfg_json, const char *entitlement)
+{
+  struct entitle_config_s cfg;
+  struct entitle_request_s req = { 0 };
+  entitle_error_t err = NULL;
+  bool r;
+
+  config_from (&cfg, cfg_json);
+  assert_int_equal (entitle_parse_one (entitlement, strlen (entitlement), &req, &err), 0);
+  r = entitle_granted (&cfg, &req);
+  free (req.value);
+  entitle_config_free (&cfg);
+  return r;
+}
+
+/* The catalogue.  */
+
+static void
+test_entitle_catalogue_rows_sorted (void **state)
+{
+  const struct entitle_entry_s *rows;
+  size_t n, i;
+
+  (void) state;
+  rows = entitle_catalogue_rows (&n);
+  assert_non_null (rows);
+  assert_true (n >= 20);
+  for (i = 1; i < n; i++)
+    if (strcmp (rows[i - 1].name, rows[i].name) >= 0)
+      fail_msg ("catalogue not sorted: `%s` before `%s`", rows[i - 1].name, rows[i].name);
+}
+
+static void
+test_entitle_catalogue_find_every_row (void **state)
+{
+  const struct entitle_entry_s *rows;
+  size_t n, i;
+
+  (void) state;
+  rows = entitle_catalogue_rows (&n);
+  for (i = 0; i < n; i++)
+    {
+      char buf[128];
+
+      assert_ptr_equal (entitle_catalogue_find (rows[i].name, strlen (rows[i].name)), &rows[i]);
+      /* Only @len bytes are the name: "name=value" finds the row too.  */
+      snprintf (buf, sizeof (buf), "%s=10.0.0.0/8", rows[i].name);
+      assert_ptr_equal (entitle_catalogue_find (buf, strlen (rows[i].name)), &rows[i]);
+      /* A prefix of a name or a longer name is another name.  */
+      assert_null (entitle_catalogue_find (rows[i].name, strlen (rows[i].name) - 1));
+      snprintf (buf, sizeof (buf), "%sx", rows[i].name);
+      assert_null (entitle_catalogue_find (buf, strlen (buf)));
+    }
+  assert_null (entitle_catalogue_find ("network", 7));
+  assert_null (entitle_catalogue_find ("a", 1));
+  assert_null (entitle_catalogue_find ("zzz.zzz", 7));
+  assert_null (entitle_catalogue_find ("", 0));
+}
+
+static void
+test_entitle_catalogue_rows_consistent (void **state)
+{
+  const struct entitle_entry_s *rows;
+  size_t n, i, k;
+
+  (void) state;
+  rows = entitle_catalogue_rows (&n);
+  for (i = 0; i < n; i++)
+    {
+      const struct entitle_entry_s *r = &rows[i];
+      struct entitle_request_s req = { 0 };
+      entitle_error_t err = NULL;
+      char buf[128];
+
+      assert_non_null (r->summary);
+      /* A rung belongs to a ladder; a modifier does not.  */
+      assert_true ((r->rung > 0) == (r->domain != DOMAIN_NONE));
+      /* Values repeat: only modifiers take one.  */
+      if (r->value)
+        assert_int_equal (r->rung, 0);
+      /* One row per rung of a ladder.  */
+      for (k = 0; k < n; k++)
+        if (k != i && r->rung > 0 && rows[k].domain == r->domain)
+          assert_int_not_equal (rows[k].rung, r->rung);
+      /* Every row parses back to itself.  */
+      snprintf (buf, sizeof (buf), "%s%s", r->name, r->value ? "=1" : "");
+      assert_int_equal (entitle_parse_one (buf, strlen (buf), &req, &err), 0);
+      assert_ptr_equal (req.entry, r);
+      free (req.value);
+    }
+  /* Exact grants: BuildKit's two names.  */
+  assert_true (entitle_catalogue_find ("network.host", 12)->exact_grant);
+  assert_true (entitle_catalogue_find ("security.insecure", 17)->exact_grant);
+  assert_false (entitle_catalogue_find ("network.admin", 13)->exact_grant);
+  /* Ladders read narrow to wide.  */
+  assert_true (entitle_catalogue_find ("network.none", 12)->rung
+               < entitle_catalogue_find ("network.user", 12)->rung);
+  assert_true (entitle_catalogue_find ("network.admin", 13)->rung
+               < entitle_catalogue_find ("network.host", 12)->rung);
+  assert_true (entitle_catalogue_find ("security.confined", 17)->rung
+               < entitle_catalogue_find ("security.view", 13)->rung);
+}
+
+static void
+test_entitle_domain_name_ladders (void **state)
+{
+  (void) state;
+  assert_string_equal (entitle_domain_name (DOMAIN_NETWORK), "network");
+  assert_string_equal (entitle_domain_name (DOMAIN_SECURITY), "security");
+  assert_string_equal (entitle_domain_name (DOMAIN_DEVICES), "host.devices");
+  assert_string_equal (entitle_domain_name (DOMAIN_PROCESSES), "host.processes");
+  assert_string_equal (entitle_domain_name (DOMAIN_MODULES), "host.modules");
+}
+
+/* Parsing one entitlement.  */
+
+static void
+test_entitle_parse_one_splits_on_first_equal (void **state)
+{
+  static const struct
+  {
+    const char *in, *name, *value;
+  } cases[] = {
+    { "network.egress=10.0.0.0/8:80", "network.egress", "10.0.0.0/8:80" },
+    { "network.egress=10.0.0.0/8:80=x", "network.egress", "10.0.0.0/8:80=x" },
+    { "fs.write=/data=1", "fs.write", "/data=1" },
+    { "network.bind-map=80:8080", "network.bind-map", "80:8080" },
+    { "network.bind==", "network.bind", "=" },
+    { "network.none", "network.none", NULL },
+    { "security.memory-lock", "security.memory-lock", NULL },
+  };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      struct entitle_request_s req = { 0 };
+      entitle_error_t err = NULL;
+      char *f;
+
+      if (entitle_parse_one (cases[i].in, strlen (cases[i].in), &req, &err) < 0)
+        fail_msg ("`%s`: %s", cases[i].in, err->msg);
+      assert_string_equal (req.entry->name, cases[i].name);
+      if (cases[i].value)
+        assert_string_equal (req.value, cases[i].value);
+      else
+        assert_null (req.value);
+      f = entitle_request_format (&req);
+      assert_string_equal (f, cases[i].in);
+      free (f);
+      free (req.value);
+    }
+}
+
+static void
+test_entitle_parse_one_uses_len (void **state)
+{
+  struct entitle_request_s req = { 0 };
+  entitle_error_t err = NULL;
+
+  (void) state;
+  /* Only 12 bytes: "network.none", the rest is another entitlement.  */
+  assert_int_equal (entitle_parse_one ("network.none,security.confined", 12, &req, &err), 0);
+  assert_string_equal (req.entry->name, "network.none");
+  assert_int_equal (entitle_parse_one ("network.egress=1.2.3.4/32,x", 25, &req, &err), 0);
+  assert_string_equal (req.value, "1.2.3.4/32");
+  free (req.value);
+}
+
+static void
+test_entitle_parse_one_unknown (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = parse_one_fails ("network.bogus");
+  assert_string_equal (msg, "unknown entitlement `network.bogus`");
+  free (msg);
+  /* The value is not part of the name.  */
+  msg = parse_one_fails ("network.bogus=10.0.0.0/8");
+  assert_string_equal (msg, "unknown entitlement `network.bogus`");
+  free (msg);
+  msg = parse_one_fails ("x.y");
+  assert_string_equal (msg, "unknown entitlement `x.y`");
+  free (msg);
+  msg = parse_one_fails ("network.none.x");
+  assert_string_equal (msg, "unknown entitlement `network.none.x`");
+  free (msg);
+}
+
+static void
+test_entitle_parse_one_malformed_names (void **state)
+{
+  static const char *const bad[] = { "Network.none", "network..none", "network.", "-a.b", "a",
+                                     ".network", "network.none-", "network.-none", "network.no_ne",
+                                     "network.no--ne", "network .none", "network.NONE", "",
+                                     "=x", "network.none\n", "x" };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    {
+      char *msg = parse_one_fails (bad[i]);
+      assert_contains (msg, "malformed entitlement");
+      free (msg);
+    }
+}
+
+static void
+test_entitle_parse_one_value_required (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = parse_one_fails ("network.egress");
+  assert_string_equal (msg, "entitlement `network.egress` needs a value (`network.egress=...`)");
+  free (msg);
+  msg = parse_one_fails ("fs.write");
+  assert_contains (msg, "needs a value");
+  free (msg);
+  /* An empty value is no value.  */
+  msg = parse_one_fails ("network.egress=");
+  assert_contains (msg, "malformed value");
+  free (msg);
+  /* A value is one comma-free, space-free token.  */
+  msg = parse_one_fails ("network.egress=10.0.0.0/8 80");
+  assert_contains (msg, "malformed value");
+  free (msg);
+}
+
+static void
+test_entitle_parse_one_value_forbidden (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = parse_one_fails ("network.none=1");
+  assert_string_equal (msg, "entitlement `network.none` takes no value");
+  free (msg);
+  msg = parse_one_fails ("security.confined=");
+  assert_contains (msg, "takes no value");
+  free (msg);
+}
+
+static void
+test_entitle_parse_one_too_long (void **state)
+{
+  char *s = malloc (2048), *msg;
+
+  (void) state;
+  strcpy (s, "fs.write=/");
+  memset (s + 10, 'a', 2000);
+  s[2010] = '\0';
+  msg = parse_one_fails (s);
+  assert_contains (msg, "longer than");
+  assert_true (strlen (msg) < 200);
+  free (msg);
+  free (s);
+}
+
+/* The error contract (lib/error.h): a message is one line.  The input
+   comes from the container's annotations and is echoed in the message.  */
+static void
+test_entitle_parse_one_message_one_line (void **state)
+{
+  static const char *const bad[] = { "network.egress=a\nb", "net\nwork.none", "network.none\n=1" };
+  static const char *const lists[] = { ",\n", "network.none,fs.write=/a\n/b" };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    {
+      char *msg = parse_one_fails (bad[i]);
+      if (strchr (msg, '\n'))
+        fail_msg ("the message for `%s` spans lines", bad[i]);
+      free (msg);
+    }
+  for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
+    {
+      char *msg = parse_list_fails (lists[i]);
+      if (strchr (msg, '\n'))
+        fail_msg ("the message for list `%s` spans lines", lists[i]);
+      free (msg);
+    }
+}
+
+/* Parsing lists.  */
+
+static void
+test_entitle_parse_list_two_rungs_conflict (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = parse_list_fails ("network.none,network.user");
+  assert_contains (msg, "`network.none`");
+  assert_contains (msg, "`network.user`");
+  assert_contains (msg, "test");
+  free (msg);
+  msg = parse_list_fails ("security.admin, security.confined");
+  assert_contains (msg, "security.admin");
+  assert_contains (msg, "security.confined");
+  free (msg);
+  msg = parse_list_fails ("host.processes.none,network.host,host.processes.admin");
+  assert_contains (msg, "host.processes.none");
+  assert_contains (msg, "host.processes.admin");
+  free (msg);
+}
+
+static void
+test_entitle_parse_list_ladders_combine (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  const struct entitle_request_s *r;
+
+  (void) state;
+  parse_list_ok ("network.none,security.confined,host.devices.none,host.processes.none,"
+                 "host.modules.admin,security.memory-lock,fs.read=/a,fs.read=/b",
+                 &set);
+  assert_int_equal (set.n, 8);
+  r = entitle_set_rung (&set, DOMAIN_NETWORK);
+  assert_non_null (r);
+  assert_string_equal (r->entry->name, "network.none");
+  r = entitle_set_rung (&set, DOMAIN_SECURITY);
+  assert_string_equal (r->entry->name, "security.confined");
+  assert_true (entitle_set_has (&set, "fs.read"));
+  assert_true (entitle_set_has (&set, "security.memory-lock"));
+  assert_false (entitle_set_has (&set, "fs.write"));
+  /* Modifiers are not rungs.  */
+  assert_null (entitle_set_rung (&set, DOMAIN_NONE));
+}
+
+static void
+test_entitle_parse_list_duplicates_collapse (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  char *f;
+
+  (void) state;
+  parse_list_ok ("network.none,network.none,network.bind=80,network.bind=80,network.bind=443", &set);
+  assert_int_equal (set.n, 3);
+  f = entitle_set_format (&set);
+  assert_string_equal (f, "network.bind=443,network.bind=80,network.none");
+  free (f);
+  /* And across calls.  */
+  parse_list_ok ("network.none", &set);
+  assert_int_equal (set.n, 3);
+}
+
+static void
+test_entitle_parse_list_empty_items (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  static const char *const bad[] = { "network.none,,security.confined", "network.none,", ",network.none", " , " };
+  size_t i;
+
+  (void) state;
+  /* An empty annotation asks for nothing.  */
+  parse_list_ok ("", &set);
+  assert_int_equal (set.n, 0);
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    {
+      char *msg = parse_list_fails (bad[i]);
+      assert_contains (msg, "empty entitlement");
+      free (msg);
+    }
+}
+
+static void
+test_entitle_parse_list_spaces_trimmed (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+
+  (void) state;
+  parse_list_ok (" network.user ,\tsecurity.confined\t", &set);
+  assert_int_equal (set.n, 2);
+  assert_true (entitle_set_has (&set, "network.user"));
+  assert_true (entitle_set_has (&set, "security.confined"));
+}
+
+static void
+test_entitle_parse_list_unknown_names_source (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = parse_list_fails ("network.none,x.y");
+  assert_contains (msg, "unknown entitlement `x.y`");
+  assert_contains (msg, "test");
+  free (msg);
+}
+
+static void
+test_entitle_set_format_sorted (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 }, empty = { 0 };
+  char *f;
+
+  (void) state;
+  parse_list_ok ("security.confined,network.egress=10.0.0.0/8,host.processes.none,network.egress=1.0.0.0/8,"
+                 "fs.write=/tmp",
+                 &set);
+  f = entitle_set_format (&set);
+  assert_string_equal (f, "fs.write=/tmp,host.processes.none,network.egress=1.0.0.0/8,"
+                          "network.egress=10.0.0.0/8,security.confined");
+  free (f);
+  f = entitle_set_format (&empty);
+  assert_string_equal (f, "");
+  free (f);
+}
+
+static void
+test_entitle_parse_strv_sources (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  char *list[] = { "security.confined", "network.user", NULL };
+  char *bad[] = { "network.user", "network.none", NULL };
+  entitle_error_t err = NULL;
+
+  (void) state;
+  assert_int_equal (entitle_parse_strv (list, "`defaults`", &set, &err), 0);
+  assert_int_equal (set.n, 2);
+  assert_string_equal (set.items[0].entry->name, "network.user");
+  entitle_set_free (&set);
+  assert_true (entitle_parse_strv (bad, "`defaults`", &set, &err) < 0);
+  assert_contains (err->msg, "network.user");
+  assert_contains (err->msg, "network.none");
+  assert_contains (err->msg, "`defaults`");
+  entitle_error_release (&err);
+}
+
+/* Resolving sources and ladders.  */
+
+static void
+test_entitle_resolve_nothing (void **state)
+{
+  (void) state;
+  assert_resolves ("{}", "", "");
+}
+
+static void
+test_entitle_resolve_defaults_fill_empty_ladders (void **state)
+{
+  static const char *cfg = "{\"defaults\":[\"network.user\",\"security.confined\"]}";
+
+  (void) state;
+  assert_resolves (cfg, "", "network.user,security.confined");
+  /* A request replaces the default in its own ladder only.  */
+  assert_resolves (cfg, "network.none", "network.none,security.confined");
+  assert_resolves (cfg, "network.admin", "network.admin,security.confined");
+  assert_resolves (cfg, "security.view", "network.user,security.view");
+  assert_resolves (cfg, "host.processes.none", "host.processes.none,network.user,security.confined");
+  /* A modifier is no rung: the default stays.  */
+  assert_resolves (cfg, "network.egress=10.0.0.0/8", "network.egress=10.0.0.0/8,network.user,security.confined");
+}
+
+static void
+test_entitle_resolve_require_is_a_floor (void **state)
+{
+  static const char *cfg = "{\"require\":[\"security.view\"],\"defaults\":[\"network.user\"]}";
+  char *msg;
+
+  (void) state;
+  assert_resolves (cfg, "", "network.user,security.view");
+  /* As wide or narrower: the request stands.  */
+  assert_resolves (cfg, "security.view", "network.user,security.view");
+  assert_resolves (cfg, "security.confined", "network.user,security.confined");
+  /* Wider: refused, naming both and the config.  */
+  msg = resolve_fails (cfg, "security.admin");
+  assert_contains (msg, "\"security.admin\"");
+  assert_contains (msg, "\"security.view\"");
+  assert_contains (msg, CONFIG_PATH);
+  free (msg);
+  msg = resolve_fails (cfg, "security.insecure");
+  assert_contains (msg, "security.insecure");
+  assert_contains (msg, "security.view");
+  free (msg);
+  /* A floor in one ladder says nothing of the others.  */
+  assert_resolves (cfg, "network.admin", "network.admin,security.view");
+}
+
+static void
+test_entitle_resolve_require_overrides_nothing_requested (void **state)
+{
+  static const char *cfg = "{\"require\":[\"network.none\"],\"defaults\":[\"network.admin\"]}";
+  char *msg;
+
+  (void) state;
+  /* The floor applies where the container asks for nothing.  */
+  assert_resolves (cfg, "", "network.none");
+  msg = resolve_fails (cfg, "network.user");
+  assert_contains (msg, "network.user");
+  assert_contains (msg, "network.none");
+  free (msg);
+}
+
+static void
+test_entitle_resolve_network_none_contradictions (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = resolve_fails ("{}", "network.none,network.egress=10.0.0.0/8");
+  assert_string_equal (msg, "entitlement `network.egress` contradicts `network.none`");
+  free (msg);
+  msg = resolve_fails ("{}", "network.bind=80,network.none");
+  assert_contains (msg, "network.bind");
+  assert_contains (msg, "network.none");
+  free (msg);
+  msg = resolve_fails ("{}", "network.none,network.bind-map=80:8080");
+  assert_contains (msg, "network.bind-map");
+  free (msg);
+  /* From another source: the floor and the request.  */
+  msg = resolve_fails ("{\"require\":[\"network.none\"]}", "network.egress=10.0.0.0/8");
+  assert_contains (msg, "contradicts `network.none`");
+  free (msg);
+  /* Other rungs do not contradict it.  */
+  assert_resolves ("{}", "network.user,network.egress=10.0.0.0/8", "network.egress=10.0.0.0/8,network.user");
+}
+
+static void
+test_entitle_resolve_modifiers_from_every_source (void **state)
+{
+  (void) state;
+  assert_resolves ("{\"require\":[\"network.bind=80\"],\"defaults\":[\"security.memory-lock\"]}",
+                   "network.egress=10.0.0.0/8",
+                   "network.bind=80,network.egress=10.0.0.0/8,security.memory-lock");
+}
+
+static void
+test_entitle_resolve_bad_admin_lists (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = resolve_fails ("{\"defaults\":[\"network.bogus\"]}", "");
+  assert_contains (msg, "unknown entitlement `network.bogus`");
+  assert_contains (msg, "`defaults` of " CONFIG_PATH);
+  free (msg);
+  msg = resolve_fails ("{\"require\":[\"network.none\",\"network.user\"]}", "");
+  assert_contains (msg, "`require` of " CONFIG_PATH);
+  free (msg);
+}
+
+/* Grant globs.  */
+
+static void
+test_entitle_granted_component_glob (void **state)
+{
+  static const char *cfg = "{\"grant\":[\"network.*\"]}";
+
+  (void) state;
+  assert_true (granted (cfg, "network.user"));
+  assert_true (granted (cfg, "network.none"));
+  assert_true (granted (cfg, "network.admin"));
+  assert_true (granted (cfg, "network.egress=10.0.0.0/8"));
+  assert_true (granted (cfg, "network.bind-map=1:2"));
+  /* Exact-grant rows need their exact name.  */
+  assert_false (granted (cfg, "network.host"));
+  assert_false (granted (cfg, "security.confined"));
+  assert_false (granted (cfg, "host.devices.none"));
+}
+
+static void
+test_entitle_granted_star_alone (void **state)
+{
+  static const char *cfg = "{\"grant\":[\"*\"]}";
+  const struct entitle_entry_s *rows;
+  size_t n, i;
+
+  (void) state;
+  rows = entitle_catalogue_rows (&n);
+  for (i = 0; i < n; i++)
+    {
+      char buf[128];
+      snprintf (buf, sizeof (buf), "%s%s", rows[i].name, rows[i].value ? "=1" : "");
+      assert_int_equal (granted (cfg, buf), !rows[i].exact_grant);
+    }
+  assert_false (granted (cfg, "security.insecure"));
+  assert_false (granted (cfg, "network.host"));
+}
+
+static void
+test_entitle_granted_exact_names (void **state)
+{
+  static const char *cfg = "{\"grant\":[\"network.host\",\"security.insecure\",\"host.modules.admin\"]}";
+
+  (void) state;
+  assert_true (granted (cfg, "network.host"));
+  assert_true (granted (cfg, "security.insecure"));
+  assert_true (granted (cfg, "host.modules.admin"));
+  assert_false (granted (cfg, "network.admin"));
+  assert_false (granted (cfg, "security.admin"));
+  assert_false (granted (cfg, "host.devices.admin"));
+}
+
+static void
+test_entitle_granted_globs_match_whole_components (void **state)
+{
+  (void) state;
+  assert_false (granted ("{\"grant\":[\"net*\"]}", "network.user"));
+  assert_false (granted ("{\"grant\":[\"network\"]}", "network.user"));
+  assert_false (granted ("{\"grant\":[\"network.us*\"]}", "network.user"));
+  assert_true (granted ("{\"grant\":[\"host.*\"]}", "host.devices.none"));
+  assert_true (granted ("{\"grant\":[\"host.*.admin\"]}", "host.devices.admin"));
+  assert_false (granted ("{\"grant\":[\"host.*.admin\"]}", "host.devices.none"));
+  assert_false (granted ("{\"grant\":[\"security.*\"]}", "security.insecure"));
+  assert_true (granted ("{\"grant\":[\"security.*\"]}", "security.admin"));
+  assert_false (granted ("{\"grant\":[]}", "network.none"));
+  assert_false (granted ("{}", "network.none"));
+}
+
+static void
+test_entitle_granted_values (void **state)
+{
+  static const char *cfg = "{\"grant\":[\"network.egress=10.0.0.0/8\"]}";
+
+  (void) state;
+  assert_true (granted (cfg, "network.egress=10.0.0.0/8"));
+  assert_false (granted (cfg, "network.egress=10.0.0.0/16"));
+  assert_false (granted (cfg, "network.egress=10.0.0.0/8:80"));
+  assert_false (granted (cfg, "network.egress=0.0.0.0/0"));
+  assert_false (granted (cfg, "network.bind=10.0.0.0/8"));
+  /* A name without value grants every value.  */
+  assert_true (granted ("{\"grant\":[\"network.egress\"]}", "network.egress=0.0.0.0/0"));
+  assert_false (granted ("{\"grant\":[\"network.egress\"]}", "network.bind=80"));
+}
+
+/* The admin config.  */
+
+static void
+test_entitle_config_parse_full (void **state)
+{
+  struct entitle_config_s cfg;
+
+  (void) state;
+  config_from (&cfg, "{\n"
+                     "  \"runtime\": \"/usr/sbin/runc\",\n"
+                     "  \"defaults\": [\"network.user\", \"security.confined\"],\n"
+                     "  \"grant\": [\"network.*\", \"security.confined\", \"security.view\", \"host.processes.none\"],\n"
+                     "  \"require\": [\"security.confined\"],\n"
+                     "  \"on_unenforceable\": \"refuse\",\n"
+                     "  \"lock\": true,\n"
+                     "  \"state_dir\": \"/run/entitle\"\n"
+                     "}\n");
+  assert_string_equal (cfg.path, CONFIG_PATH);
+  assert_string_equal (cfg.runtime, "/usr/sbin/runc");
+  assert_string_equal (cfg.defaults[0], "network.user");
+  assert_string_equal (cfg.defaults[1], "security.confined");
+  assert_null (cfg.defaults[2]);
+  assert_string_equal (cfg.grant[3], "host.processes.none");
+  assert_null (cfg.grant[4]);
+  assert_string_equal (cfg.require[0], "security.confined");
+  assert_null (cfg.require[1]);
+  assert_false (cfg.warn_unenforceable);
+  assert_true (cfg.lock);
+  assert_string_equal (cfg.state_dir, "/run/entitle");
+  entitle_config_free (&cfg);
+}
+
+static void
+test_entitle_config_parse_unknown_key (void **state)
+{
+  char *msg;
+
+  (void) state;
+  /* A misspelt floor must not pass silently.  */
+  msg = config_fails ("{\"requrie\":[\"security.confined\"]}");
+  assert_contains (msg, "unknown key `requrie`");
+  assert_contains (msg, CONFIG_PATH);
+  free (msg);
+}
+
+static void
+test_entitle_config_parse_wrong_types (void **state)
+{
+  static const char *const bad[] = {
+    "{\"grant\":\"network.*\"}",   "{\"grant\":[1]}",         "{\"defaults\":{}}",
+    "{\"require\":[null]}",        "{\"require\":[[\"a\"]]}", "{\"lock\":\"false\"}",
+    "{\"lock\":0}",                "{\"lock\":null}",         "{\"runtime\":1}",
+    "{\"runtime\":\"\"}",          "{\"state_dir\":[]}",      "{\"on_unenforceable\":1}",
+    "{\"on_unenforceable\":true}", "[]",                      "\"x\"",
+  };
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    free (config_fails (bad[i]));
+}
+
+static void
+test_entitle_config_parse_on_unenforceable (void **state)
+{
+  struct entitle_config_s cfg;
+  char *msg;
+
+  (void) state;
+  config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
+  assert_true (cfg.warn_unenforceable);
+  entitle_config_free (&cfg);
+  config_from (&cfg, "{\"on_unenforceable\":\"refuse\"}");
+  assert_false (cfg.warn_unenforceable);
+  entitle_config_free (&cfg);
+  config_from (&cfg, "{}");
+  assert_false (cfg.warn_unenforceable);
+  entitle_config_free (&cfg);
+  msg = config_fails ("{\"on_unenforceable\":\"ignore\"}");
+  assert_contains (msg, "on_unenforceable");
+  free (msg);
+  free (config_fails ("{\"on_unenforceable\":\"WARN\"}"));
+}
+
+static void
+test_entitle_config_parse_malformed_json (void **state)
+{
+  char *msg;
+
+  (void) state;
+  msg = config_fails ("{\"grant\":[\"network.*\"");
+  assert_contains (msg, "load `" CONFIG_PATH "`");
+  free (msg);
+}
+
+/* struct entitle_config_s: the lists are "never NULL", whoever fills it.  */
+static void
+test_entitle_config_parse_lists_never_null (void **state)
+{
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  const char *json = "{\"grant\":[\"network.*\"]}";
+
+  (void) state;
+  memset (&cfg, 0, sizeof (cfg));
+  assert_int_equal (entitle_config_parse (&cfg, CONFIG_PATH, json, strlen (json), &err), 0);
+  assert_true (cfg.present);
+  assert_non_null (cfg.grant);
+  assert_non_null (cfg.defaults);
+  assert_non_null (cfg.require);
+  entitle_config_free (&cfg);
+}
+
+static void
+test_entitle_config_load_missing_and_present (void **state)
+{
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  char path[] = "/tmp/test-entitlements-XXXXXX";
+  const char *json = "{\"grant\":[\"network.*\"],\"on_unenforceable\":\"warn\"}";
+  int fd;
+
+  (void) state;
+  fd = mkstemp (path);
+  assert_true (fd >= 0);
+  assert_int_equal (write (fd, json, strlen (json)), (ssize_t) strlen (json));
+  close (fd);
+
+  setenv ("ENTITLE_CONFIG", path, 1);
+  assert_string_equal (entitle_config_path (), path);
+  assert_int_equal (entitle_config_load (&cfg, &err), 0);
+  assert_true (cfg.present);
+  assert_string_equal (cfg.path, path);
+  assert_string_equal (cfg.grant[0], "network.*");
+  assert_non_null (cfg.defaults);
+  assert_null (cfg.defaults[0]);
+  assert_true (cfg.warn_unenforceable);
+  entitle_config_free (&cfg);
+  unlink (path);
+
+  /* No file: no config, nothing granted, not an error.  */
+  assert_int_equal (entitle_config_load (&cfg, &err), 0);
+  assert_null (err);
+  assert_false (cfg.present);
+  assert_non_null (cfg.grant);
+  assert_null (cfg.grant[0]);
+  assert_non_null (cfg.require);
+  assert_non_null (cfg.defaults);
+  entitle_config_free (&cfg);
+  unsetenv ("ENTITLE_CONFIG");
+  assert_string_equal (entitle_config_path (), ENTITLE_CONFIG_FILE);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_entitle_catalogue_rows_sorted),
+    cmocka_unit_test (test_entitle_catalogue_find_every_row),
+    cmocka_unit_test (test_entitle_catalogue_rows_consistent),
+    cmocka_unit_test (test_entitle_domain_name_ladders),
+    cmocka_unit_test (test_entitle_parse_one_splits_on_first_equal),
+    cmocka_unit_test (test_entitle_parse_one_uses_len),
+    cmocka_unit_test (test_entitle_parse_one_unknown),
+    cmocka_unit_test (test_entitle_parse_one_malformed_names),
+    cmocka_unit_test (test_entitle_parse_one_value_required),
+    cmocka_unit_test (test_entitle_parse_one_value_forbidden),
+    cmocka_unit_test (test_entitle_parse_one_too_long),
+    cmocka_unit_test (test_entitle_parse_one_message_one_line),
+    cmocka_unit_test (test_entitle_parse_list_two_rungs_conflict),
+    cmocka_unit_test (test_entitle_parse_list_ladders_combine),
+    cmocka_unit_test (test_entitle_parse_list_duplicates_collapse),
+    cmocka_unit_test (test_entitle_parse_list_empty_items),
+    cmocka_unit_test (test_entitle_parse_list_spaces_trimmed),
+    cmocka_unit_test (test_entitle_parse_list_unknown_names_source),
+    cmocka_unit_test (test_entitle_set_format_sorted),
+    cmocka_unit_test (test_entitle_parse_strv_sources),
+    cmocka_unit_test (test_entitle_resolve_nothing),
+    cmocka_unit_test (test_entitle_resolve_defaults_fill_empty_ladders),
+    cmocka_unit_test (test_entitle_resolve_require_is_a_floor),
+    cmocka_unit_test (test_entitle_resolve_require_overrides_nothing_requested),
+    cmocka_unit_test (test_entitle_resolve_network_none_contradictions),
+    cmocka_unit_test (test_entitle_resolve_modifiers_from_every_source),
+    cmocka_unit_test (test_entitle_resolve_bad_admin_lists),
+    cmocka_unit_test (test_entitle_granted_component_glob),
+    cmocka_unit_test (test_entitle_granted_star_alone),
+    cmocka_unit_test (test_entitle_granted_exact_names),
+    cmocka_unit_test (test_entitle_granted_globs_match_whole_components),
+    cmocka_unit_test (test_entitle_granted_values),
+    cmocka_unit_test (test_entitle_config_parse_full),
+    cmocka_unit_test (test_entitle_config_parse_unknown_key),
+    cmocka_unit_test (test_entitle_config_parse_wrong_types),
+    cmocka_unit_test (test_entitle_config_parse_on_unenforceable),
+    cmocka_unit_test (test_entitle_config_parse_malformed_json),
+    cmocka_unit_test (test_entitle_config_parse_lists_never_null),
+    cmocka_unit_test (test_entitle_config_load_missing_and_present),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

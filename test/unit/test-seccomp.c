@@ -1,0 +1,959 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "catalogue.h"
+#include "context.h"
+#include "json.h"
+#include "seccomp-plan.h"
+
+/* linux.seccomp as entitle edits and writes it: blocked syscalls leave
+   every allowing rule whatever its arguments, rules mean the same to runc
+   (which ORs conditions on a repeated argument index) and crun, untouched
+   rules keep their numbers as written, and whatever entitle writes
+   compiles into a libseccomp filter (libseccomp's "sim" tier: the filter
+   is exported as PFC, never loaded).  */
+
+/* A Docker-like "expanded" profile: deny by default, one big allow rule,
+   and socket() once more per argument range, as moby's default.json.  */
+static const char docker_like[] = "{"
+  "\"defaultAction\": \"SCMP_ACT_ERRNO\","
+  "\"defaultErrnoRet\": 1,"
+  "\"architectures\": [\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"],"
+  "\"syscalls\": ["
+  "  {\"names\": [\"accept\", \"accept4\", \"bind\", \"clone\", \"close\", \"connect\", \"exit\","
+  "     \"exit_group\", \"getpid\", \"mknod\", \"mknodat\", \"mlock\", \"ptrace\", \"read\", \"recvfrom\","
+  "     \"sendto\", \"socket\", \"socketcall\", \"socketpair\", \"write\"],"
+  "   \"action\": \"SCMP_ACT_ALLOW\"},"
+  "  {\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 16, \"op\": \"SCMP_CMP_EQ\"}]},"
+  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 38, \"op\": \"SCMP_CMP_LT\"}]},"
+  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 39, \"op\": \"SCMP_CMP_EQ\"}]},"
+  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 40, \"op\": \"SCMP_CMP_GT\"}]},"
+  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
+  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]},"
+  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 0, \"value\": 4294967295, \"op\": \"SCMP_CMP_EQ\"}]},"
+  "  {\"names\": [\"fadvise64\"], \"action\": \"SCMP_ACT_ALLOW\","
+  "   \"args\": [{\"index\": 1, \"value\": 18446744073709551615, \"op\": \"SCMP_CMP_LE\"}]},"
+  "  {\"names\": [\"kill\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 38}"
+  "]}";
+
+/* The untouched rule above, as written.  */
+static const char untouched_rule[] = "{\"names\": [\"fadvise64\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                     "\"args\": [{\"index\": 1, \"value\": 18446744073709551615, \"op\": \"SCMP_CMP_LE\"}]}";
+
+static struct entitle_log_s test_log = { .path = NULL };
+
+static char *const no_list[] = { NULL };
+
+static json_t *
+parse_ok (const char *s)
+{
+  entitle_error_t err = NULL;
+  json_t *v = NULL;
+
+  if (json_parse (s, strlen (s), &v, &err) < 0)
+    fail_msg ("json_parse: %s", err->msg);
+  return v;
+}
+
+static void
+init_config (struct entitle_config_s *cfg, bool warn)
+{
+  memset (cfg, 0, sizeof (*cfg));
+  cfg->path = (char *) "/etc/entitle/entitle.json";
+  cfg->defaults = (char **) no_list;
+  cfg->grant = (char **) no_list;
+  cfg->require = (char **) no_list;
+  cfg->warn_unenforceable = warn;
+}
+
+/* A spec {"linux":{"seccomp": @profile}} (no seccomp section when NULL).  */
+static json_t *
+spec_with (const char *profile)
+{
+  json_t *spec = json_new (JSON_OBJECT), *linux_ = json_new (JSON_OBJECT);
+
+  if (profile)
+    json_set (linux_, "seccomp", parse_ok (profile));
+  json_set (spec, "linux", linux_);
+  return spec;
+}
+
+static json_t *
+seccomp_of (json_t *spec)
+{
+  json_t *s = json_get (json_get (spec, "linux"), "seccomp");
+  assert_non_null (s);
+  return s;
+}
+
+static void
+apply_ok (json_t *spec, const struct entitle_seccomp_plan_s *plan)
+{
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  entitle_error_t err = NULL;
+
+  init_config (&cfg, false);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  if (entitle_seccomp_apply (&ctx, spec, plan, &err) < 0)
+    fail_msg ("entitle_seccomp_apply: %s", err->msg);
+  assert_null (err);
+}
+
+static bool
+allows (const json_t *rule)
+{
+  return entitle_seccomp_action_allows (json_string (json_get (rule, "action")));
+}
+
+static bool
+lists (const json_t *rule, const char *name)
+{
+  return json_array_find_string (json_get (rule, "names"), name) >= 0;
+}
+
+/* How many allowing rules list @name; the last one in *last.  */
+static size_t
+count_allowing (const json_t *seccomp, const char *name, const json_t **last)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i, n = 0;
+
+  for (i = 0; syscalls && i < syscalls->n; i++)
+    if (allows (syscalls->items[i]) && lists (syscalls->items[i], name))
+      {
+        n++;
+        if (last)
+          *last = syscalls->items[i];
+      }
+  return n;
+}
+
+/* Is @name in an allowing rule without arguments?  */
+static bool
+allowed_unconditionally (const json_t *seccomp, const char *name)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; syscalls && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      if (allows (r) && lists (r, name) && (args == NULL || args->n == 0))
+        return true;
+    }
+  return false;
+}
+
+static unsigned long long
+number (const json_t *v)
+{
+  assert_non_null (v);
+  assert_int_equal (v->type, JSON_NUMBER);
+  return strtoull (v->text, NULL, 10);
+}
+
+/* Is @args exactly [{index @index, op @op, value @value}] (valueTwo 0)?  */
+static bool
+args_are (const json_t *args, unsigned index, const char *op, unsigned long long value)
+{
+  const json_t *a, *v2;
+
+  if (args == NULL || args->type != JSON_ARRAY || args->n != 1)
+    return false;
+  a = args->items[0];
+  v2 = json_get (a, "valueTwo");
+  return number (json_get (a, "index")) == index && strcmp (json_string (json_get (a, "op")), op) == 0
+         && number (json_get (a, "value")) == value && (v2 == NULL || number (v2) == 0);
+}
+
+/* runc ORs the conditions of a rule as soon as an index repeats.  */
+static void
+assert_no_repeated_index (const json_t *seccomp)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i, k;
+
+  for (i = 0; syscalls && i < syscalls->n; i++)
+    {
+      const json_t *args = json_get (syscalls->items[i], "args");
+      unsigned seen = 0;
+
+      for (k = 0; args && k < args->n; k++)
+        {
+          unsigned long long index = number (json_get (args->items[k], "index"));
+          assert_true (index < 6);
+          if (seen & (1u << index))
+            fail_msg ("rule %zu repeats argument index %llu", i, index);
+          seen |= 1u << index;
+        }
+    }
+}
+
+static uint32_t
+action_of (const char *action, const json_t *errno_ret, unsigned dflt_errno)
+{
+  unsigned e = errno_ret ? (unsigned) number (errno_ret) : dflt_errno;
+
+  assert_non_null (action);
+  if (strcmp (action, "SCMP_ACT_ALLOW") == 0)
+    return SCMP_ACT_ALLOW;
+  if (strcmp (action, "SCMP_ACT_ERRNO") == 0)
+    return SCMP_ACT_ERRNO (e);
+  if (strcmp (action, "SCMP_ACT_LOG") == 0)
+    return SCMP_ACT_LOG;
+  if (strcmp (action, "SCMP_ACT_KILL") == 0)
+    return SCMP_ACT_KILL;
+  if (strcmp (action, "SCMP_ACT_KILL_PROCESS") == 0)
+    return SCMP_ACT_KILL_PROCESS;
+  if (strcmp (action, "SCMP_ACT_TRAP") == 0)
+    return SCMP_ACT_TRAP;
+  if (strcmp (action, "SCMP_ACT_TRACE") == 0)
+    return SCMP_ACT_TRACE (e);
+  fail_msg ("unknown action `%s`", action);
+  return 0;
+}
+
+static enum scmp_compare
+op_of (const char *op)
+{
+  static const struct
+  {
+    const char *name;
+    enum scmp_compare op;
+  } ops[] = {
+    { "SCMP_CMP_NE", SCMP_CMP_NE }, { "SCMP_CMP_LT", SCMP_CMP_LT }, { "SCMP_CMP_LE", SCMP_CMP_LE },
+    { "SCMP_CMP_EQ", SCMP_CMP_EQ }, { "SCMP_CMP_GE", SCMP_CMP_GE }, { "SCMP_CMP_GT", SCMP_CMP_GT },
+    { "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
+  };
+  size_t i;
+
+  assert_non_null (op);
+  for (i = 0; i < sizeof (ops) / sizeof (ops[0]); i++)
+    if (strcmp (op, ops[i].name) == 0)
+      return ops[i].op;
+  fail_msg ("unknown op `%s`", op);
+  return SCMP_CMP_EQ;
+}
+
+/* Build the filter as the runtimes do, for the native architecture, and
+   export it: every rule must be one libseccomp takes.  */
+static void
+build_filter (const json_t *seccomp)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  const json_t *dflt_errno = json_get (seccomp, "defaultErrnoRet");
+  uint32_t dflt = action_of (json_string (json_get (seccomp, "defaultAction")), dflt_errno, EPERM);
+  scmp_filter_ctx ctx;
+  size_t i, j, k, added = 0;
+  int fd, ret;
+
+  /* SCMP_ACT_LOG needs API level 3: say so rather than probe the kernel
+     (under valgrind, or where seccomp(2) is filtered, the probe says 1).  */
+  if (seccomp_api_get () < 3)
+    assert_int_equal (seccomp_api_set (3), 0);
+  ctx = seccomp_init (dflt);
+  assert_non_null (ctx);
+  for (i = 0; syscalls && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *names = json_get (r, "names"), *args = json_get (r, "args");
+      uint32_t action = action_of (json_string (json_get (r, "action")), json_get (r, "errnoRet"), EPERM);
+      struct scmp_arg_cmp cmp[6];
+      unsigned n = 0;
+
+      assert_non_null (names);
+      /* runc and crun skip a rule with the default action.  */
+      if (action == dflt)
+        continue;
+      for (k = 0; args && k < args->n; k++)
+        {
+          const json_t *a = args->items[k], *v2 = json_get (a, "valueTwo");
+          assert_true (n < 6);
+          cmp[n].arg = (unsigned) number (json_get (a, "index"));
+          cmp[n].op = op_of (json_string (json_get (a, "op")));
+          cmp[n].datum_a = number (json_get (a, "value"));
+          cmp[n].datum_b = v2 ? number (v2) : 0;
+          n++;
+        }
+      for (j = 0; j < names->n; j++)
+        {
+          const char *name = json_string (names->items[j]);
+          int nr = seccomp_syscall_resolve_name (name);
+
+          /* Unknown names are ignored by the runtimes.  */
+          if (nr == __NR_SCMP_ERROR)
+            continue;
+          ret = seccomp_rule_add_array (ctx, action, nr, n, cmp);
+          if (ret < 0)
+            fail_msg ("seccomp_rule_add_array `%s` (rule %zu): %s", name, i, strerror (-ret));
+          added++;
+        }
+    }
+  assert_true (added > 0);
+  fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+  assert_true (fd >= 0);
+  ret = seccomp_export_pfc (ctx, fd);
+  if (ret < 0)
+    fail_msg ("seccomp_export_pfc: %s", strerror (-ret));
+  close (fd);
+  seccomp_release (ctx);
+}
+
+/* A process whose bounding set is @caps (NULL-terminated).  */
+static json_t *
+process_with_bounding (const char *const *caps)
+{
+  json_t *process = json_new (JSON_OBJECT), *c = json_new (JSON_OBJECT), *b = json_new (JSON_ARRAY);
+
+  for (; *caps; caps++)
+    json_push (b, json_new_string (*caps));
+  json_set (c, "bounding", b);
+  json_set (process, "capabilities", c);
+  return process;
+}
+
+static const char *const docker_caps[] = { "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER",
+                                           "CAP_MKNOD", "CAP_NET_RAW", "CAP_SETGID", "CAP_SETUID",
+                                           "CAP_SETFCAP", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
+                                           "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE", NULL };
+
+/* The Docker-like profile.  */
+
+static void
+test_entitle_seccomp_apply_sock_unix_deny_default (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_UNIX };
+  const json_t *seccomp, *rule = NULL;
+  size_t i, n;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
+
+  /* socket: one allowing rule, AF_UNIX only.  */
+  assert_int_equal (count_allowing (seccomp, "socket", &rule), 1);
+  assert_int_equal (json_get (rule, "names")->n, 1);
+  assert_true (args_are (json_get (rule, "args"), 0, "SCMP_CMP_EQ", 1));
+  /* socketcall would bypass any rule on socket's arguments.  */
+  assert_int_equal (count_allowing (seccomp, "socketcall", NULL), 0);
+  /* socketpair: AF_UNIX only, too.  */
+  n = count_allowing (seccomp, "socketpair", NULL);
+  assert_true (n >= 1);
+  for (i = 0; i < json_get (seccomp, "syscalls")->n; i++)
+    {
+      const json_t *r = json_get (seccomp, "syscalls")->items[i];
+      if (allows (r) && lists (r, "socketpair"))
+        assert_true (args_are (json_get (r, "args"), 0, "SCMP_CMP_EQ", 1));
+    }
+  /* The rest of the big rule stays.  */
+  assert_true (allowed_unconditionally (seccomp, "read"));
+  assert_true (allowed_unconditionally (seccomp, "connect"));
+  assert_true (allowed_unconditionally (seccomp, "ptrace"));
+  assert_no_repeated_index (seccomp);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_sock_unix_drops_repeated_index (void **state)
+{
+  /* Conditions on index 0 twice: runc reads "x >= 2 OR x <= 10", crun
+     "x >= 2 AND x <= 10".  entitle must not write such a rule.  */
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+    "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+    "  {\"index\": 0, \"value\": 2, \"op\": \"SCMP_CMP_GE\"},"
+    "  {\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_LE\"}]},"
+    "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+    "  {\"index\": 1, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]},"
+    "{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}";
+  cleanup_json json_t *spec = spec_with (profile);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_UNIX };
+  const json_t *seccomp, *rule = NULL, *args;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  assert_no_repeated_index (seccomp);
+  /* The second rule, ANDed with AF_UNIX: socket (AF_UNIX, SOCK_STREAM).  */
+  assert_int_equal (count_allowing (seccomp, "socket", &rule), 1);
+  args = json_get (rule, "args");
+  assert_int_equal (args->n, 2);
+  assert_true (allowed_unconditionally (seccomp, "getpid"));
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_deny_ptrace_whatever_args (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  char *deny[] = { "ptrace", NULL };
+  struct entitle_seccomp_plan_s plan = { .deny = deny };
+  const json_t *seccomp;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  /* The big rule and the rule with arguments both lose it.  */
+  assert_int_equal (count_allowing (seccomp, "ptrace", NULL), 0);
+  assert_true (allowed_unconditionally (seccomp, "read"));
+  assert_true (allowed_unconditionally (seccomp, "socket"));
+  assert_int_equal (count_allowing (seccomp, "socket", NULL), 4);
+  assert_no_repeated_index (seccomp);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_deny_under_allow_default (void **state)
+{
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+    "{\"names\": [\"ptrace\", \"getpid\"], \"action\": \"SCMP_ACT_LOG\"},"
+    "{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
+    "{\"names\": [\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}";
+  cleanup_json json_t *spec = spec_with (profile);
+  char *deny[] = { "ptrace", NULL };
+  struct entitle_seccomp_plan_s plan = { .deny = deny };
+  const json_t *seccomp, *syscalls;
+  size_t i;
+  bool denied = false;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  syscalls = json_get (seccomp, "syscalls");
+  assert_int_equal (count_allowing (seccomp, "ptrace", NULL), 0);
+  for (i = 0; i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i];
+      const json_t *args = json_get (r, "args");
+      if (lists (r, "ptrace") && strcmp (json_string (json_get (r, "action")), "SCMP_ACT_ERRNO") == 0
+          && (args == NULL || args->n == 0))
+        denied = true;
+    }
+  assert_true (denied);
+  /* Untouched: getpid is still logged, kexec_load still denied.  */
+  assert_int_equal (count_allowing (seccomp, "getpid", NULL), 1);
+  assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ALLOW");
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_sock_unix_under_allow_default (void **state)
+{
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": []}";
+  cleanup_json json_t *spec = spec_with (profile);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_UNIX };
+  const json_t *seccomp, *syscalls;
+  size_t i;
+  bool socket_denied = false, socketcall_denied = false;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  syscalls = json_get (seccomp, "syscalls");
+  for (i = 0; i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      if (strcmp (json_string (json_get (r, "action")), "SCMP_ACT_ERRNO") != 0)
+        continue;
+      if (lists (r, "socket") && args_are (args, 0, "SCMP_CMP_NE", 1))
+        socket_denied = true;
+      if (lists (r, "socketcall") && (args == NULL || args->n == 0))
+        socketcall_denied = true;
+    }
+  assert_true (socket_denied);
+  assert_true (socketcall_denied);
+  assert_no_repeated_index (seccomp);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_sock_user_deny_default (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_USER };
+  const json_t *seccomp, *syscalls;
+  size_t i, n = 0;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  syscalls = json_get (seccomp, "syscalls");
+  assert_int_equal (count_allowing (seccomp, "socketcall", NULL), 0);
+  for (i = 0; i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      unsigned long long family;
+      size_t k;
+      bool type_ok = false;
+
+      if (!allows (r) || !lists (r, "socket"))
+        continue;
+      n++;
+      assert_non_null (args);
+      /* Every allowed socket names its family: never AF_PACKET.  */
+      assert_string_equal (json_string (json_get (args->items[0], "op")), "SCMP_CMP_EQ");
+      assert_int_equal (number (json_get (args->items[0], "index")), 0);
+      family = number (json_get (args->items[0], "value"));
+      assert_true (family == 1 || family == 16 || family == 2 || family == 10);
+      if (family == 1 || family == 16)
+        continue;
+      /* inet: stream, datagram or seqpacket, never SOCK_RAW.  */
+      for (k = 0; k < args->n; k++)
+        if (number (json_get (args->items[k], "index")) == 1)
+          {
+            const json_t *a = args->items[k];
+            unsigned long long t = number (json_get (a, "valueTwo"));
+            assert_string_equal (json_string (json_get (a, "op")), "SCMP_CMP_MASKED_EQ");
+            assert_int_equal (number (json_get (a, "value")), 0xf);
+            assert_true (t == 1 || t == 2 || t == 5);
+            type_ok = true;
+          }
+      assert_true (type_ok);
+    }
+  assert_true (n >= 4);
+  assert_no_repeated_index (seccomp);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_keeps_untouched_numbers (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  cleanup_json json_t *expect = parse_ok (untouched_rule);
+  char *deny[] = { "ptrace", "mknod", NULL };
+  struct entitle_seccomp_plan_s plan = { .deny = deny, .fx = FX_SOCK_UNIX | FX_PERSONALITY };
+  const json_t *seccomp, *syscalls, *found = NULL;
+  entitle_error_t err = NULL;
+  char *before = NULL, *after = NULL, *all = NULL;
+  size_t len, i;
+
+  (void) state;
+  assert_int_equal (json_generate (expect, &before, &len, &err), 0);
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  syscalls = json_get (seccomp, "syscalls");
+  for (i = 0; i < syscalls->n; i++)
+    if (lists (syscalls->items[i], "fadvise64"))
+      found = syscalls->items[i];
+  assert_non_null (found);
+  assert_true (json_equal (found, expect));
+  assert_int_equal (json_generate (found, &after, &len, &err), 0);
+  assert_string_equal (before, after);
+  assert_int_equal (json_generate (spec, &all, &len, &err), 0);
+  assert_non_null (strstr (all, "18446744073709551615"));
+  assert_null (strstr (all, "1.8446744073709552e+19"));
+  /* The errno rule for kill is kept too.  */
+  for (i = 0, found = NULL; i < syscalls->n; i++)
+    if (lists (syscalls->items[i], "kill"))
+      found = syscalls->items[i];
+  assert_non_null (found);
+  assert_string_equal (json_get (found, "errnoRet")->text, "38");
+  free (before);
+  free (after);
+  free (all);
+}
+
+static void
+test_entitle_seccomp_apply_personality_linux_only (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_PERSONALITY };
+  const json_t *seccomp, *syscalls;
+  size_t i, n = 0;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  syscalls = json_get (seccomp, "syscalls");
+  for (i = 0; i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i];
+      if (!allows (r) || !lists (r, "personality"))
+        continue;
+      n++;
+      assert_true (args_are (json_get (r, "args"), 0, "SCMP_CMP_EQ", 0)
+                   || args_are (json_get (r, "args"), 0, "SCMP_CMP_EQ", 0xffffffffULL));
+    }
+  assert_int_equal (n, 2);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_no_dev_mknod (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_NO_DEV_MKNOD };
+  const json_t *seccomp;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  assert_false (allowed_unconditionally (seccomp, "mknod"));
+  assert_false (allowed_unconditionally (seccomp, "mknodat"));
+  assert_true (count_allowing (seccomp, "mknod", NULL) >= 1);
+  assert_true (count_allowing (seccomp, "mknodat", NULL) >= 1);
+  assert_no_repeated_index (seccomp);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_clone_no_ns (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  struct entitle_seccomp_plan_s plan = { .clone_no_ns = true };
+  const json_t *seccomp, *rule = NULL, *syscalls;
+  size_t i;
+  bool clone3_enosys = false;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  assert_int_equal (count_allowing (seccomp, "clone", &rule), 1);
+  assert_false (allowed_unconditionally (seccomp, "clone"));
+  assert_int_equal (count_allowing (seccomp, "clone3", NULL), 0);
+  /* glibc falls back from clone3 to clone on ENOSYS only.  */
+  syscalls = json_get (seccomp, "syscalls");
+  for (i = 0; i < syscalls->n; i++)
+    if (lists (syscalls->items[i], "clone3") && json_get (syscalls->items[i], "errnoRet")
+        && number (json_get (syscalls->items[i], "errnoRet")) == ENOSYS)
+      clone3_enosys = true;
+  assert_true (clone3_enosys);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_allow_adds_one_rule (void **state)
+{
+  cleanup_json json_t *spec = spec_with (docker_like);
+  char *deny[] = { "ptrace", NULL };
+  char *allow[] = { "read", "mlock2", "munlock", "ptrace", "no_such_syscall_here", NULL };
+  struct entitle_seccomp_plan_s plan = { .deny = deny, .allow = allow };
+  const json_t *seccomp, *syscalls, *rule;
+  size_t n_before;
+
+  (void) state;
+  n_before = json_get (json_get (json_get (spec, "linux"), "seccomp"), "syscalls")->n;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  syscalls = json_get (seccomp, "syscalls");
+  /* The rule that allowed only ptrace is gone, one rule is added.  */
+  assert_int_equal (syscalls->n, n_before);
+  rule = syscalls->items[syscalls->n - 1];
+  assert_int_equal (json_get (rule, "names")->n, 2);
+  assert_true (lists (rule, "mlock2"));
+  assert_true (lists (rule, "munlock"));
+  assert_null (json_get (rule, "args"));
+  assert_true (allowed_unconditionally (seccomp, "mlock2"));
+  assert_true (allowed_unconditionally (seccomp, "munlock"));
+  /* Listed once; deny wins over allow; unknown names are left out.  */
+  assert_int_equal (count_allowing (seccomp, "read", NULL), 1);
+  assert_int_equal (count_allowing (seccomp, "ptrace", NULL), 0);
+  assert_int_equal (count_allowing (seccomp, "no_such_syscall_here", NULL), 0);
+  build_filter (seccomp);
+}
+
+/* "allow: allowed": a syscall the engine allows only under conditions is
+   allowed whatever its arguments once entitle is asked to allow it (as
+   security.memory-lock does for the mlock family).  */
+static void
+test_entitle_seccomp_apply_allow_conditional (void **state)
+{
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+    "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"},"
+    "{\"names\": [\"mlock\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+    "  {\"index\": 1, \"value\": 4096, \"op\": \"SCMP_CMP_LE\"}]}]}";
+  cleanup_json json_t *spec = spec_with (profile);
+  char *allow[] = { "mlock", "munlock", NULL };
+  struct entitle_seccomp_plan_s plan = { .allow = allow };
+  const json_t *seccomp;
+
+  (void) state;
+  apply_ok (spec, &plan);
+  seccomp = seccomp_of (spec);
+  assert_true (allowed_unconditionally (seccomp, "munlock"));
+  assert_true (allowed_unconditionally (seccomp, "mlock"));
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_apply_unresolvable_deny (void **state)
+{
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}";
+  char *deny[] = { "no_such_syscall_here", NULL };
+  struct entitle_seccomp_plan_s plan = { .deny = deny };
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  entitle_error_t err = NULL;
+
+  (void) state;
+  /* Under an allowing default, a deny libseccomp cannot place is a
+     restriction that cannot be enforced.  */
+  {
+    cleanup_json json_t *spec = spec_with (profile);
+    init_config (&cfg, false);
+    entitle_ctx_init (&ctx, &test_log, &cfg);
+    assert_true (entitle_seccomp_apply (&ctx, spec, &plan, &err) < 0);
+    assert_non_null (strstr (err->msg, "`no_such_syscall_here`"));
+    entitle_error_release (&err);
+  }
+  {
+    cleanup_json json_t *spec = spec_with (profile);
+    init_config (&cfg, true);
+    entitle_ctx_init (&ctx, &test_log, &cfg);
+    assert_int_equal (entitle_seccomp_apply (&ctx, spec, &plan, &err), 0);
+    assert_null (err);
+  }
+}
+
+static void
+test_entitle_seccomp_apply_no_section (void **state)
+{
+  (void) state;
+  /* Allowances alone: no filter is as open as it gets already.  */
+  {
+    cleanup_json json_t *spec = spec_with (NULL);
+    cleanup_json json_t *orig = json_clone (spec);
+    char *allow[] = { "mlock", NULL };
+    struct entitle_seccomp_plan_s plan = { .allow = allow, .clone_ns = true };
+
+    apply_ok (spec, &plan);
+    assert_true (json_equal (spec, orig));
+  }
+  /* A restriction: a complete profile.  */
+  {
+    cleanup_json json_t *spec = spec_with (NULL);
+    struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_UNIX };
+    const json_t *seccomp, *rule = NULL;
+
+    apply_ok (spec, &plan);
+    seccomp = seccomp_of (spec);
+    assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
+    assert_true (allowed_unconditionally (seccomp, "read"));
+    assert_int_equal (count_allowing (seccomp, "socket", &rule), 1);
+    assert_true (args_are (json_get (rule, "args"), 0, "SCMP_CMP_EQ", 1));
+    assert_int_equal (count_allowing (seccomp, "socketcall", NULL), 0);
+    assert_no_repeated_index (seccomp);
+    build_filter (seccomp);
+  }
+}
+
+/* The generated profile.  */
+
+/* The libseccomp token of "SCMP_ARCH_X86_64": libseccomp knows the
+   architecture as "x86_64", in lower case.  */
+static uint32_t
+arch_token (const char *scmp_arch)
+{
+  char lower[32];
+  size_t i;
+
+  assert_non_null (scmp_arch);
+  assert_int_equal (strncmp (scmp_arch, "SCMP_ARCH_", 10), 0);
+  for (i = 0; scmp_arch[10 + i] && i < sizeof (lower) - 1; i++)
+    lower[i] = (char) (scmp_arch[10 + i] >= 'A' && scmp_arch[10 + i] <= 'Z' ? scmp_arch[10 + i] + 32
+                                                                            : scmp_arch[10 + i]);
+  lower[i] = '\0';
+  return seccomp_arch_resolve_name (lower);
+}
+
+static void
+assert_native_arch (const json_t *seccomp)
+{
+  const json_t *archs = json_get (seccomp, "architectures");
+  size_t i;
+  bool native = false;
+
+  assert_non_null (archs);
+  for (i = 0; i < archs->n; i++)
+    {
+      uint32_t token = arch_token (json_string (archs->items[i]));
+      assert_int_not_equal (token, 0);
+      native |= token == seccomp_arch_native ();
+    }
+  assert_true (native);
+}
+
+static void
+test_entitle_seccomp_generate_unprivileged (void **state)
+{
+  cleanup_json json_t *process = process_with_bounding (docker_caps);
+  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  static const char *const denied[] = { "ptrace", "mount", "umount2", "kexec_load", "unshare", "setns",
+                                        "init_module", "bpf", "keyctl", "userfaultfd", "process_vm_readv",
+                                        "clone3", "reboot", "swapon" };
+  size_t i;
+
+  (void) state;
+  assert_non_null (seccomp);
+  assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
+  assert_native_arch (seccomp);
+  assert_true (allowed_unconditionally (seccomp, "read"));
+  assert_true (allowed_unconditionally (seccomp, "write"));
+  assert_true (allowed_unconditionally (seccomp, "socket"));
+  assert_true (allowed_unconditionally (seccomp, "chroot")); /* CAP_SYS_CHROOT held */
+  for (i = 0; i < sizeof (denied) / sizeof (denied[0]); i++)
+    if (count_allowing (seccomp, denied[i], NULL) > 0)
+      fail_msg ("`%s` allowed without its capability", denied[i]);
+  /* clone, but no new namespaces.  */
+  assert_int_equal (count_allowing (seccomp, "clone", NULL), 1);
+  assert_false (allowed_unconditionally (seccomp, "clone"));
+  assert_false (allowed_unconditionally (seccomp, "personality"));
+  assert_no_repeated_index (seccomp);
+  build_filter (seccomp);
+}
+
+/* "every syscall libseccomp knows for the host's architectures": the
+   profile lists SCMP_ARCH_X86 (or SCMP_ARCH_ARM) for 32-bit programs,
+   whose memory and file calls have names of their own.  */
+static void
+test_entitle_seccomp_generate_names_of_every_architecture (void **state)
+{
+  static const char *const compat_names[] = { "mmap2", "_llseek", "fcntl64", "fstat64", NULL };
+  cleanup_json json_t *process = process_with_bounding (docker_caps);
+  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  const json_t *archs = json_get (seccomp, "architectures");
+  size_t i;
+
+  (void) state;
+  for (i = 0; i < archs->n; i++)
+    {
+      const char *a = json_string (archs->items[i]);
+      uint32_t token = arch_token (a);
+      const char *const *n;
+
+      for (n = compat_names; *n; n++)
+        if (seccomp_syscall_resolve_name_arch (token, *n) >= 0 && count_allowing (seccomp, *n, NULL) == 0)
+          fail_msg ("`%s` of %s is not allowed", *n, a);
+    }
+}
+
+static void
+test_entitle_seccomp_generate_ptrace_with_cap (void **state)
+{
+  static const char *const caps[] = { "CAP_KILL", "CAP_SYS_PTRACE", NULL };
+  cleanup_json json_t *process = process_with_bounding (caps);
+  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+
+  (void) state;
+  assert_true (allowed_unconditionally (seccomp, "ptrace"));
+  assert_true (allowed_unconditionally (seccomp, "process_vm_readv"));
+  assert_int_equal (count_allowing (seccomp, "mount", NULL), 0);
+  assert_int_equal (count_allowing (seccomp, "kexec_load", NULL), 0);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_generate_sys_admin (void **state)
+{
+  static const char *const caps[] = { "CAP_SYS_ADMIN", NULL };
+  cleanup_json json_t *process = process_with_bounding (caps);
+  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+
+  (void) state;
+  assert_true (allowed_unconditionally (seccomp, "mount"));
+  assert_true (allowed_unconditionally (seccomp, "unshare"));
+  assert_true (allowed_unconditionally (seccomp, "clone"));
+  assert_true (allowed_unconditionally (seccomp, "clone3"));
+  /* Never by name, whatever the capabilities.  */
+  assert_int_equal (count_allowing (seccomp, "kexec_load", NULL), 0);
+  assert_int_equal (count_allowing (seccomp, "ptrace", NULL), 0);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_generate_no_capabilities_object (void **state)
+{
+  cleanup_json json_t *process = json_new (JSON_OBJECT);
+  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+
+  (void) state;
+  /* No capabilities object: the runtime keeps every capability.  */
+  assert_true (allowed_unconditionally (seccomp, "ptrace"));
+  assert_true (allowed_unconditionally (seccomp, "mount"));
+  assert_int_equal (count_allowing (seccomp, "kexec_load", NULL), 0);
+  build_filter (seccomp);
+}
+
+static void
+test_entitle_seccomp_action_allows_actions (void **state)
+{
+  (void) state;
+  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_ALLOW"));
+  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_LOG"));
+  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_TRACE"));
+  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_NOTIFY"));
+  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_ERRNO"));
+  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_KILL"));
+  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_KILL_PROCESS"));
+  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_TRAP"));
+  assert_false (entitle_seccomp_action_allows ("allow"));
+  assert_false (entitle_seccomp_action_allows (NULL));
+}
+
+static void
+test_entitle_seccomp_allowed_names_sorted_unique (void **state)
+{
+  cleanup_json json_t *seccomp = parse_ok ("{\"syscalls\": ["
+                                           "{\"names\": [\"write\", \"read\"], \"action\": \"SCMP_ACT_ALLOW\"},"
+                                           "{\"names\": [\"kill\"], \"action\": \"SCMP_ACT_ERRNO\"},"
+                                           "{\"names\": [\"read\", \"close\"], \"action\": \"SCMP_ACT_LOG\"}]}");
+  char **names = entitle_seccomp_allowed_names (seccomp), **p;
+
+  (void) state;
+  assert_string_equal (names[0], "close");
+  assert_string_equal (names[1], "read");
+  assert_string_equal (names[2], "write");
+  assert_null (names[3]);
+  for (p = names; *p; p++)
+    free (*p);
+  free (names);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_entitle_seccomp_apply_sock_unix_deny_default),
+    cmocka_unit_test (test_entitle_seccomp_apply_sock_unix_drops_repeated_index),
+    cmocka_unit_test (test_entitle_seccomp_apply_deny_ptrace_whatever_args),
+    cmocka_unit_test (test_entitle_seccomp_apply_deny_under_allow_default),
+    cmocka_unit_test (test_entitle_seccomp_apply_sock_unix_under_allow_default),
+    cmocka_unit_test (test_entitle_seccomp_apply_sock_user_deny_default),
+    cmocka_unit_test (test_entitle_seccomp_apply_keeps_untouched_numbers),
+    cmocka_unit_test (test_entitle_seccomp_apply_personality_linux_only),
+    cmocka_unit_test (test_entitle_seccomp_apply_no_dev_mknod),
+    cmocka_unit_test (test_entitle_seccomp_apply_clone_no_ns),
+    cmocka_unit_test (test_entitle_seccomp_apply_allow_adds_one_rule),
+    cmocka_unit_test (test_entitle_seccomp_apply_allow_conditional),
+    cmocka_unit_test (test_entitle_seccomp_apply_unresolvable_deny),
+    cmocka_unit_test (test_entitle_seccomp_apply_no_section),
+    cmocka_unit_test (test_entitle_seccomp_generate_unprivileged),
+    cmocka_unit_test (test_entitle_seccomp_generate_names_of_every_architecture),
+    cmocka_unit_test (test_entitle_seccomp_generate_ptrace_with_cap),
+    cmocka_unit_test (test_entitle_seccomp_generate_sys_admin),
+    cmocka_unit_test (test_entitle_seccomp_generate_no_capabilities_object),
+    cmocka_unit_test (test_entitle_seccomp_action_allows_actions),
+    cmocka_unit_test (test_entitle_seccomp_allowed_names_sorted_unique),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

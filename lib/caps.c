@@ -13,7 +13,7 @@ static int
 cap_value (const char *name, cap_value_t *v)
 {
   /* libcap knows the names; the running kernel bounds the values.  */
-  if (cap_from_name (name, v) < 0 || *v < 0 || *v >= (cap_value_t) cap_max_bits ())
+  if (cap_from_name (name, v) < 0 || *v < 0 || *v >= (cap_value_t)cap_max_bits ())
     return -1;
   return 0;
 }
@@ -24,7 +24,7 @@ held_by_entitle (struct entitle_ctx_s *ctx, cap_value_t v)
   if (!ctx->bounding_read)
     {
       cap_value_t c;
-      for (c = 0; c < (cap_value_t) cap_max_bits () && c < 64; c++)
+      for (c = 0; c < (cap_value_t)cap_max_bits () && c < 64; c++)
         if (prctl (PR_CAPBSET_READ, c, 0, 0, 0) == 1)
           ctx->bounding |= 1ULL << c;
       ctx->bounding_read = 1;
@@ -37,7 +37,7 @@ drop_from (json_t *set, const char *name)
 {
   long i;
   while ((i = json_array_find_string (set, name)) >= 0)
-    json_remove_at (set, (size_t) i);
+    json_remove_at (set, (size_t)i);
 }
 
 static void
@@ -82,13 +82,13 @@ materialize (struct entitle_ctx_s *ctx, json_t *process)
       if (i == 2)
         continue; /* inheritable: none, as the runtime would have */
       json_t *set = json_new (JSON_ARRAY);
-      for (c = 0; c < (cap_value_t) cap_max_bits (); c++)
+      for (c = 0; c < (cap_value_t)cap_max_bits (); c++)
         {
           char *n = held_by_entitle (ctx, c) ? cap_to_name (c) : NULL;
           if (n == NULL)
             continue;
           for (char *p = n; *p; p++)
-            *p = (char) (*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+            *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
           json_push (set, json_new_string (n));
           cap_free (n);
         }

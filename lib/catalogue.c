@@ -9,18 +9,18 @@
 /* What security.confined and security.view take away from a
    Docker-default-level profile: debugging, kernel-wide state, namespaces
    and mounts, and the big attack surfaces (bpf, io_uring, userfaultfd).  */
-#define CONFINED_SYSCALLS                                                      \
-  "ptrace", "userfaultfd", "bpf", "perf_event_open", "keyctl", "add_key",      \
-      "request_key", "io_uring_setup", "io_uring_enter", "io_uring_register",  \
-      "unshare", "setns", "mount", "umount", "umount2", "fsopen", "fsmount",   \
-      "fsconfig", "fspick", "move_mount", "open_tree", "mount_setattr",        \
-      "kexec_load", "kexec_file_load", "init_module", "finit_module",          \
+#define CONFINED_SYSCALLS                                                     \
+  "ptrace", "userfaultfd", "bpf", "perf_event_open", "keyctl", "add_key",     \
+      "request_key", "io_uring_setup", "io_uring_enter", "io_uring_register", \
+      "unshare", "setns", "mount", "umount", "umount2", "fsopen", "fsmount",  \
+      "fsconfig", "fspick", "move_mount", "open_tree", "mount_setattr",       \
+      "kexec_load", "kexec_file_load", "init_module", "finit_module",         \
       "delete_module", "create_module", "reboot"
 
-#define CONFINED_CAPS                                                          \
-  "CAP_MAC_ADMIN", "CAP_MAC_OVERRIDE", "CAP_DAC_OVERRIDE", "CAP_SETPCAP",      \
-      "CAP_SETFCAP", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_PTRACE",             \
-      "CAP_FSETID", "CAP_SYS_MODULE", "CAP_SYSLOG", "CAP_SYS_RAWIO",           \
+#define CONFINED_CAPS                                                     \
+  "CAP_MAC_ADMIN", "CAP_MAC_OVERRIDE", "CAP_DAC_OVERRIDE", "CAP_SETPCAP", \
+      "CAP_SETFCAP", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_PTRACE",        \
+      "CAP_FSETID", "CAP_SYS_MODULE", "CAP_SYSLOG", "CAP_SYS_RAWIO",      \
       "CAP_SYS_ADMIN", "CAP_LINUX_IMMUTABLE", "CAP_SYS_RESOURCE"
 
 /* libentitlement's 25 admin capabilities but CAP_SYS_MODULE, which only
@@ -45,72 +45,33 @@
 static const struct entitle_entry_s catalogue[] = {
   /* fs.*: Landlock, applied by an in-container helper that does not exist
      yet: refused as unenforceable until it does.  */
-  { .name = "fs.read", .value = true, .fx = FX_LANDLOCK,
-    .summary = "only these paths (plus what is needed to run) are readable" },
-  { .name = "fs.write", .value = true, .fx = FX_LANDLOCK,
-    .summary = "only these paths are writable" },
+  { .name = "fs.read", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
+  { .name = "fs.write", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
-  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2,
-    .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK,
-    .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
-  { .name = "host.devices.none", .domain = DOMAIN_DEVICES, .rung = 1,
-    .cap_drop = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_SYS_RO | FX_NO_DEV_MKNOD,
-    .summary = "no device access: no mknod of devices, /sys read-only, /proc/kcore masked" },
-  { .name = "host.modules.admin", .domain = DOMAIN_MODULES, .rung = 1,
-    .cap_add = L ("CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS),
-    .summary = "load and unload kernel modules" },
-  { .name = "host.processes.admin", .domain = DOMAIN_PROCESSES, .rung = 2,
-    .fx = FX_HOST_PIDNS, .summary = "see the host's processes (host pid namespace)" },
-  { .name = "host.processes.none", .domain = DOMAIN_PROCESSES, .rung = 1,
-    .fx = FX_NEW_PIDNS, .summary = "see only the container's processes (own pid namespace)" },
+  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
+  { .name = "host.devices.none", .domain = DOMAIN_DEVICES, .rung = 1, .cap_drop = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_SYS_RO | FX_NO_DEV_MKNOD, .summary = "no device access: no mknod of devices, /sys read-only, /proc/kcore masked" },
+  { .name = "host.modules.admin", .domain = DOMAIN_MODULES, .rung = 1, .cap_add = L ("CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS), .summary = "load and unload kernel modules" },
+  { .name = "host.processes.admin", .domain = DOMAIN_PROCESSES, .rung = 2, .fx = FX_HOST_PIDNS, .summary = "see the host's processes (host pid namespace)" },
+  { .name = "host.processes.none", .domain = DOMAIN_PROCESSES, .rung = 1, .fx = FX_NEW_PIDNS, .summary = "see only the container's processes (own pid namespace)" },
 
   /* network.*: the ladder none < user < proxy < admin < host, and the
      modifiers that the cgroup BPF programs enforce.  */
-  { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4,
-    .cap_add = L (NETWORK_ADMIN_CAPS),
-    .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
-  { .name = "network.bind", .value = true, .fx = FX_CGROUP_BPF,
-    .summary = "only these ports may be bound" },
-  { .name = "network.bind-map", .value = true, .fx = FX_CGROUP_BPF,
-    .summary = "rewrite the port of a bind (FROM:TO)" },
-  { .name = "network.egress", .value = true, .fx = FX_CGROUP_BPF,
-    .summary = "connect and send only to these destinations" },
-  { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true,
-    .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS,
-    .summary = "BuildKit's name: the host's network namespace, with network.admin" },
-  { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1,
-    .cap_drop = L (NETWORK_ADMIN_CAPS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX,
-    .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
-  { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3,
-    .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"),
-    .cap_drop = L ("CAP_NET_ADMIN"), .fx = FX_NEW_NETNS,
-    .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
-  { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2,
-    .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"),
-    .fx = FX_NEW_NETNS | FX_SOCK_USER,
-    .summary = "talk to the network as a user: no raw or packet sockets" },
+  { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4, .cap_add = L (NETWORK_ADMIN_CAPS), .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
+  { .name = "network.bind", .value = true, .fx = FX_CGROUP_BPF, .summary = "only these ports may be bound" },
+  { .name = "network.bind-map", .value = true, .fx = FX_CGROUP_BPF, .summary = "rewrite the port of a bind (FROM:TO)" },
+  { .name = "network.egress", .value = true, .fx = FX_CGROUP_BPF, .summary = "connect and send only to these destinations" },
+  { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true, .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS, .summary = "BuildKit's name: the host's network namespace, with network.admin" },
+  { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1, .cap_drop = L (NETWORK_ADMIN_CAPS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX, .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
+  { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3, .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"), .cap_drop = L ("CAP_NET_ADMIN"), .fx = FX_NEW_NETNS, .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
+  { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_NEW_NETNS | FX_SOCK_USER, .summary = "talk to the network as a user: no raw or packet sockets" },
 
   /* security.*: the ladder confined < view < admin < insecure.  */
-  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3,
-    .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS),
-    .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED,
-    .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
-  { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1,
-    .cap_drop = L (CONFINED_CAPS, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS),
-    .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY,
-    .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
-  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true,
-    .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"),
-    .sys_allow = L (MODULE_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED,
-    .summary = "BuildKit's name: every admin rung, as --privileged" },
-  { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"),
-    .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"),
-    .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
-  { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2,
-    .cap_drop = L (CONFINED_CAPS, "CAP_AUDIT_READ"), .sys_deny = L (CONFINED_SYSCALLS),
-    .fx = FX_NNP | FX_PERSONALITY,
-    .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
+  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
+  { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1, .cap_drop = L (CONFINED_CAPS, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY, .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
+  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
+  { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"), .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"), .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
+  { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2, .cap_drop = L (CONFINED_CAPS, "CAP_AUDIT_READ"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PERSONALITY, .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
 };
 
 /* Docker's profile gates these on capabilities (clone and clone3 are

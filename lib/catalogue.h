@@ -13,23 +13,23 @@
 /* Effects that are not capabilities or syscalls.  */
 enum
 {
-  FX_NEW_NETNS = 1u << 0,     /* add a network namespace when none is given */
-  FX_HOST_NETNS = 1u << 1,    /* remove the network namespace */
-  FX_NEW_PIDNS = 1u << 2,     /* add a pid namespace when none is given */
-  FX_HOST_PIDNS = 1u << 3,    /* remove the pid namespace */
-  FX_NNP = 1u << 4,           /* noNewPrivileges = true */
-  FX_PROC_SYS_RO = 1u << 5,   /* /proc/sys read-only */
-  FX_MASK_NET = 1u << 6,      /* mask /proc/sys/net and /sys/class/net */
-  FX_SYS_RO = 1u << 7,        /* /sys read-only, /proc/kcore masked */
-  FX_CLEAR_RO = 1u << 8,      /* readonlyPaths cleared */
-  FX_UNMASK = 1u << 9,        /* maskedPaths cleared but kernel memory and firmware */
-  FX_SOCK_UNIX = 1u << 10,    /* socket(), socketpair(): AF_UNIX only */
-  FX_SOCK_USER = 1u << 11,    /* socket(): no AF_PACKET, no raw inet sockets */
-  FX_NO_DEV_MKNOD = 1u << 12, /* mknod of device nodes denied */
-  FX_PERSONALITY = 1u << 13,  /* personality(): PER_LINUX (and the query) only */
+  FX_NEW_NETNS = 1u << 0,       /* add a network namespace when none is given */
+  FX_HOST_NETNS = 1u << 1,      /* remove the network namespace */
+  FX_NEW_PIDNS = 1u << 2,       /* add a pid namespace when none is given */
+  FX_HOST_PIDNS = 1u << 3,      /* remove the pid namespace */
+  FX_NNP = 1u << 4,             /* noNewPrivileges = true */
+  FX_PROC_SYS_RO = 1u << 5,     /* /proc/sys read-only */
+  FX_MASK_NET = 1u << 6,        /* mask /proc/sys/net and /sys/class/net */
+  FX_SYS_RO = 1u << 7,          /* /sys read-only, /proc/kcore masked */
+  FX_CLEAR_RO = 1u << 8,        /* readonlyPaths cleared */
+  FX_UNMASK = 1u << 9,          /* maskedPaths cleared but kernel memory and firmware */
+  FX_SOCK_UNIX = 1u << 10,      /* socket(), socketpair(): AF_UNIX only */
+  FX_SOCK_USER = 1u << 11,      /* socket(): no AF_PACKET, no raw inet sockets */
+  FX_NO_DEV_MKNOD = 1u << 12,   /* mknod of device nodes denied */
+  FX_PERSONALITY = 1u << 13,    /* personality(): PER_LINUX (and the query) only */
   FX_LSM_UNCONFINED = 1u << 14, /* AppArmor unconfined, SELinux spc_t */
-  FX_CGROUP_BPF = 1u << 15,   /* needs cgroup BPF programs (bpf/) */
-  FX_LANDLOCK = 1u << 16,     /* needs the in-container Landlock helper */
+  FX_CGROUP_BPF = 1u << 15,     /* needs cgroup BPF programs (bpf/) */
+  FX_LANDLOCK = 1u << 16,       /* needs the in-container Landlock helper */
 };
 
 enum entitle_domain
@@ -46,9 +46,9 @@ struct entitle_entry_s
 {
   const char *name;
   enum entitle_domain domain;
-  int rung;          /**< position in the domain's ladder, narrow to wide; 0 for a modifier */
-  bool value;        /**< takes `=VALUE` (and may repeat) */
-  bool exact_grant;  /**< granted by exact name only, never by a glob */
+  int rung;         /**< position in the domain's ladder, narrow to wide; 0 for a modifier */
+  bool value;       /**< takes `=VALUE` (and may repeat) */
+  bool exact_grant; /**< granted by exact name only, never by a glob */
   const char *const *cap_add;
   const char *const *cap_drop;
   const char *const *sys_deny;  /**< blocked whatever the arguments */

@@ -154,20 +154,19 @@ find_namespace (const json_t *ns, const char *type)
     {
       const char *t = json_string (json_get (ns->items[i], "type"));
       if (t && strcmp (t, type) == 0)
-        return (long) i;
+        return (long)i;
     }
   return -1;
 }
 
 /* A namespace given by path (a Kubernetes pod's) is never replaced.  */
-static void
-namespace (json_t *linux_, const char *type, bool add, bool remove)
+static void namespace(json_t *linux_, const char *type, bool add, bool remove)
 {
   json_t *ns = json_get_or_add (linux_, "namespaces", JSON_ARRAY);
   long at = find_namespace (ns, type);
 
   if (remove && at >= 0)
-    json_remove_at (ns, (size_t) at);
+    json_remove_at (ns, (size_t)at);
   else if (add && at < 0)
     {
       json_t *n = json_new (JSON_OBJECT);
@@ -226,8 +225,8 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   const struct entitle_cap_syscalls_s *g;
   size_t n, i;
 
-  strv_add_all (deny, n_deny, (const char *const *) e->sys_deny);
-  strv_add_all (allow, n_allow, (const char *const *) e->sys_allow);
+  strv_add_all (deny, n_deny, (const char *const *)e->sys_deny);
+  strv_add_all (allow, n_allow, (const char *const *)e->sys_allow);
   g = entitle_cap_gated (&n);
   for (i = 0; i < n; i++)
     {
@@ -296,8 +295,8 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   if (UNLIKELY (ret < 0))
     return ret;
   linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
-  namespace (linux_, "network", e.fx & FX_NEW_NETNS, e.fx & FX_HOST_NETNS);
-  namespace (linux_, "pid", e.fx & FX_NEW_PIDNS, e.fx & FX_HOST_PIDNS);
+  namespace(linux_, "network", e.fx & FX_NEW_NETNS, e.fx & FX_HOST_NETNS);
+  namespace(linux_, "pid", e.fx & FX_NEW_PIDNS, e.fx & FX_HOST_PIDNS);
   apply_paths (linux_, e.fx);
   ret = apply_seccomp (ctx, spec, &e, err);
   if (UNLIKELY (ret < 0))

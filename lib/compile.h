@@ -7,9 +7,9 @@
 #include "entitlements.h"
 #include "json.h"
 
-#define ENTITLE_ANNOTATION          "io.entitle.entitlements"
-#define ENTITLE_ANNOTATION_APPLIED  "io.entitle.applied"
-#define ENTITLE_ANNOTATION_VERSION  "io.entitle.version"
+#define ENTITLE_ANNOTATION           "io.entitle.entitlements"
+#define ENTITLE_ANNOTATION_APPLIED   "io.entitle.applied"
+#define ENTITLE_ANNOTATION_VERSION   "io.entitle.version"
 #define ENTITLE_ANNOTATION_CATALOGUE "io.entitle.catalogue"
 
 /**

@@ -9,10 +9,10 @@
 /* The admin's configuration, /etc/entitle/entitle.json (DESIGN §2).  */
 struct entitle_config_s
 {
-  char *path;            /**< where it was looked for */
-  bool present;          /**< false: no file, nothing widening is granted */
-  char *runtime;         /**< wrapped runtime, or NULL */
-  char **defaults;       /**< NULL-terminated lists, never NULL */
+  char *path;      /**< where it was looked for */
+  bool present;    /**< false: no file, nothing widening is granted */
+  char *runtime;   /**< wrapped runtime, or NULL */
+  char **defaults; /**< NULL-terminated lists, never NULL */
   char **grant;
   char **require;
   bool warn_unenforceable; /**< "on_unenforceable": "warn" */

@@ -18,7 +18,7 @@ printable (const char *s, size_t len)
   if (p == NULL)
     abort ();
   for (char *q = p; *q; q++)
-    if ((unsigned char) *q < ' ' || *q == 0x7f)
+    if ((unsigned char)*q < ' ' || *q == 0x7f)
       *q = '?';
   return p;
 }
@@ -54,7 +54,7 @@ valid_value (const char *s, size_t len)
   if (len == 0)
     return false;
   for (i = 0; i < len; i++)
-    if ((unsigned char) s[i] <= ' ' || s[i] == ',' || s[i] == 0x7f)
+    if ((unsigned char)s[i] <= ' ' || s[i] == ',' || s[i] == 0x7f)
       return false;
   return true;
 }
@@ -63,7 +63,7 @@ int
 entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, entitle_error_t *err)
 {
   const char *eq = memchr (s, '=', len);
-  size_t nlen = eq ? (size_t) (eq - s) : len;
+  size_t nlen = eq ? (size_t)(eq - s) : len;
   const struct entitle_entry_s *e;
 
   if (len > MAX_ENTITLEMENT_LEN)
@@ -76,7 +76,7 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
     }
   e = entitle_catalogue_find (s, nlen);
   if (e == NULL)
-    return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`", (int) nlen, s);
+    return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`", (int)nlen, s);
   if (e->value && eq == NULL)
     return entitle_make_error (err, EINVAL, "entitlement `%s` needs a value (`%s=...`)", e->name, e->name);
   if (!e->value && eq)
@@ -168,7 +168,7 @@ entitle_parse_list (const char *list, const char *source, struct entitle_set_s *
   for (;;)
     {
       const char *end = strchr (p, ',');
-      size_t len = end ? (size_t) (end - p) : strlen (p);
+      size_t len = end ? (size_t)(end - p) : strlen (p);
       struct entitle_request_s req;
       int ret;
 

@@ -14,7 +14,7 @@ struct entitle_error_s
 typedef struct entitle_error_s *entitle_error_t;
 
 #ifndef UNLIKELY
-#  define UNLIKELY(x) __builtin_expect (!!(x), 0)
+#define UNLIKELY(x) __builtin_expect (!!(x), 0)
 #endif
 
 /**

@@ -26,10 +26,10 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
     return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
   if (!S_ISREG (st.st_mode))
     return entitle_make_error (err, EINVAL, "`%s` is not a regular file", path);
-  if ((size_t) st.st_size > max)
+  if ((size_t)st.st_size > max)
     return entitle_make_error (err, EFBIG, "`%s` is larger than %zu MiB", path, max >> 20);
   /* One byte more than expected tells a file that grew under us.  */
-  cap = (size_t) st.st_size + 1;
+  cap = (size_t)st.st_size + 1;
   data = malloc (cap + 1);
   if (data == NULL)
     return entitle_make_error (err, ENOMEM, "read `%s`", path);
@@ -54,7 +54,7 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
         return entitle_make_error (err, errno, "read `%s`: %s", path, strerror (errno));
       if (r == 0)
         break;
-      n += (size_t) r;
+      n += (size_t)r;
     }
   data[n] = '\0';
   *buf = get_and_reset (&data);
@@ -73,7 +73,7 @@ write_all (int fd, const char *buf, size_t len)
       if (r < 0)
         return -1;
       buf += r;
-      len -= (size_t) r;
+      len -= (size_t)r;
     }
   return 0;
 }
@@ -137,10 +137,10 @@ entitle_file_contains (const char *path, const char *needle)
     return -1;
   if (st.st_size == 0)
     return 0;
-  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  map = mmap (NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   if (map == MAP_FAILED)
     return -1;
-  found = memmem (map, (size_t) st.st_size, needle, strlen (needle)) != NULL;
-  munmap (map, (size_t) st.st_size);
+  found = memmem (map, (size_t)st.st_size, needle, strlen (needle)) != NULL;
+  munmap (map, (size_t)st.st_size);
   return found;
 }

@@ -184,7 +184,7 @@ on_number (void *ctx, const char *s, size_t len)
 static int
 on_string (void *ctx, const unsigned char *s, size_t len)
 {
-  return add_value (ctx, new_text (JSON_STRING, (const char *) s, len));
+  return add_value (ctx, new_text (JSON_STRING, (const char *)s, len));
 }
 
 static int
@@ -197,7 +197,7 @@ on_map_key (void *ctx, const unsigned char *s, size_t len)
       return 0;
     }
   free (p->key);
-  p->key = xstrndup ((const char *) s, len);
+  p->key = xstrndup ((const char *)s, len);
   return 1;
 }
 
@@ -216,7 +216,7 @@ on_start_array (void *ctx)
 static int
 on_end (void *ctx)
 {
-  ((struct parser *) ctx)->depth--;
+  ((struct parser *)ctx)->depth--;
   return 1;
 }
 
@@ -243,11 +243,11 @@ parse_error (yajl_handle h, struct parser *p, const char *buf, size_t len,
 
   if (p->error)
     return entitle_make_error (err, EINVAL, "invalid JSON: %s", p->error);
-  msg = yajl_get_error (h, 0, (const unsigned char *) buf, len);
-  nl = strchr ((char *) msg, '\n');
+  msg = yajl_get_error (h, 0, (const unsigned char *)buf, len);
+  nl = strchr ((char *)msg, '\n');
   if (nl)
     *nl = '\0';
-  ret = entitle_make_error (err, EINVAL, "invalid JSON: %s at byte %zu", (char *) msg,
+  ret = entitle_make_error (err, EINVAL, "invalid JSON: %s at byte %zu", (char *)msg,
                             yajl_get_bytes_consumed (h));
   yajl_free_error (h, msg);
   return ret;
@@ -263,7 +263,7 @@ json_parse (const char *buf, size_t len, json_t **out, entitle_error_t *err)
 
   if (h == NULL)
     return entitle_make_error (err, ENOMEM, "yajl_alloc");
-  st = yajl_parse (h, (const unsigned char *) buf, len);
+  st = yajl_parse (h, (const unsigned char *)buf, len);
   if (st == yajl_status_ok)
     st = yajl_complete_parse (h);
   if (st != yajl_status_ok)
@@ -321,14 +321,14 @@ gen_value (yajl_gen g, const json_t *v)
     case JSON_NUMBER:
       return yajl_gen_number (g, v->text, v->len);
     case JSON_STRING:
-      return yajl_gen_string (g, (const unsigned char *) v->text, v->len);
+      return yajl_gen_string (g, (const unsigned char *)v->text, v->len);
     case JSON_OBJECT:
     case JSON_ARRAY:
       st = v->type == JSON_OBJECT ? yajl_gen_map_open (g) : yajl_gen_array_open (g);
       for (i = 0; st == yajl_gen_status_ok && i < v->n; i++)
         {
           if (v->type == JSON_OBJECT)
-            st = yajl_gen_string (g, (const unsigned char *) v->keys[i], strlen (v->keys[i]));
+            st = yajl_gen_string (g, (const unsigned char *)v->keys[i], strlen (v->keys[i]));
           if (st == yajl_gen_status_ok)
             st = gen_value (g, v->items[i]);
         }
@@ -464,7 +464,7 @@ json_array_find_string (const json_t *arr, const char *s)
     {
       const char *e = json_string (arr->items[i]);
       if (e && strcmp (e, s) == 0)
-        return (long) i;
+        return (long)i;
     }
   return -1;
 }

@@ -24,7 +24,7 @@ write_all (int fd, const char *buf, size_t len)
       if (r <= 0)
         return;
       buf += r;
-      len -= (size_t) r;
+      len -= (size_t)r;
     }
 }
 
@@ -45,16 +45,16 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   gmtime_r (&now, &tm);
   strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
   yajl_gen_map_open (g);
-  yajl_gen_string (g, (const unsigned char *) "level", 5);
-  yajl_gen_string (g, (const unsigned char *) level_names[level], strlen (level_names[level]));
-  yajl_gen_string (g, (const unsigned char *) "msg", 3);
-  yajl_gen_string (g, (const unsigned char *) msg, strlen (msg));
-  yajl_gen_string (g, (const unsigned char *) "time", 4);
-  yajl_gen_string (g, (const unsigned char *) stamp, strlen (stamp));
+  yajl_gen_string (g, (const unsigned char *)"level", 5);
+  yajl_gen_string (g, (const unsigned char *)level_names[level], strlen (level_names[level]));
+  yajl_gen_string (g, (const unsigned char *)"msg", 3);
+  yajl_gen_string (g, (const unsigned char *)msg, strlen (msg));
+  yajl_gen_string (g, (const unsigned char *)"time", 4);
+  yajl_gen_string (g, (const unsigned char *)stamp, strlen (stamp));
   yajl_gen_map_close (g);
   if (yajl_gen_get_buf (g, &buf, &len) == yajl_gen_status_ok)
     {
-      write_all (fd, (const char *) buf, len);
+      write_all (fd, (const char *)buf, len);
       write_all (fd, "\n", 1);
     }
   yajl_gen_free (g);
@@ -89,7 +89,7 @@ write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, c
       n = snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"%s\"\n", stamp,
                     level_names[level], msg);
       if (n > 0)
-        write_all (fd, line, (size_t) n < sizeof (line) ? (size_t) n : sizeof (line) - 1);
+        write_all (fd, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
     }
 }
 
@@ -113,7 +113,7 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
   n = snprintf (line, sizeof (line), "entitle: %s%s\n",
                 level == ENTITLE_LOG_WARNING ? "warning: " : "", msg);
   if (n > 0 && level != ENTITLE_LOG_DEBUG)
-    write_all (STDERR_FILENO, line, (size_t) n < sizeof (line) ? (size_t) n : sizeof (line) - 1);
+    write_all (STDERR_FILENO, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
   if (log && log->path)
     {
       snprintf (line, sizeof (line), "entitle: %s", msg);

@@ -92,8 +92,8 @@ glob_components (const char *pat, const char *name)
   for (;;)
     {
       const char *pe = strchr (pat, '.'), *ne = strchr (name, '.');
-      size_t pl = pe ? (size_t) (pe - pat) : strlen (pat);
-      size_t nl = ne ? (size_t) (ne - name) : strlen (name);
+      size_t pl = pe ? (size_t)(pe - pat) : strlen (pat);
+      size_t nl = ne ? (size_t)(ne - name) : strlen (name);
 
       if (pl == 1 && pat[0] == '*')
         {
@@ -116,7 +116,7 @@ grant_matches (const char *grant, const struct entitle_request_s *req)
 
   /* "network.egress=10.0.0.0/8" grants that value only.  */
   if (eq)
-    return strncmp (grant, req->entry->name, (size_t) (eq - grant)) == 0
+    return strncmp (grant, req->entry->name, (size_t)(eq - grant)) == 0
            && req->entry->name[eq - grant] == '\0' && req->value
            && strcmp (eq + 1, req->value) == 0;
   if (strcmp (grant, req->entry->name) == 0)

@@ -15,11 +15,44 @@
 /* Never allowed by name: Docker's default profile leaves these out, or
    allows them only with arguments below, or they are obsolete.  */
 static const char *const never[] = {
-  "_sysctl", "add_key", "afs_syscall", "break", "clone", "clone3", "create_module", "ftime",
-  "get_kernel_syms", "getpmsg", "gtty", "kexec_file_load", "kexec_load", "keyctl", "lock",
-  "move_pages", "mpx", "name_to_handle_at", "nfsservctl", "personality", "pivot_root", "prof",
-  "profil", "putpmsg", "query_module", "request_key", "security", "stty", "swapoff", "swapon",
-  "sysfs", "tuxcall", "uselib", "userfaultfd", "ustat", "vm86", "vm86old", "vserver",
+  "_sysctl",
+  "add_key",
+  "afs_syscall",
+  "break",
+  "clone",
+  "clone3",
+  "create_module",
+  "ftime",
+  "get_kernel_syms",
+  "getpmsg",
+  "gtty",
+  "kexec_file_load",
+  "kexec_load",
+  "keyctl",
+  "lock",
+  "move_pages",
+  "mpx",
+  "name_to_handle_at",
+  "nfsservctl",
+  "personality",
+  "pivot_root",
+  "prof",
+  "profil",
+  "putpmsg",
+  "query_module",
+  "request_key",
+  "security",
+  "stty",
+  "swapoff",
+  "swapon",
+  "sysfs",
+  "tuxcall",
+  "uselib",
+  "userfaultfd",
+  "ustat",
+  "vm86",
+  "vm86old",
+  "vserver",
 };
 
 struct arch_map
@@ -58,7 +91,7 @@ arch_token (const char *scmp)
   if (strncmp (scmp, "SCMP_ARCH_", 10) != 0)
     return 0;
   for (i = 0; scmp[10 + i] && i < sizeof (lower) - 1; i++)
-    lower[i] = (char) (scmp[10 + i] >= 'A' && scmp[10 + i] <= 'Z' ? scmp[10 + i] + 32 : scmp[10 + i]);
+    lower[i] = (char)(scmp[10 + i] >= 'A' && scmp[10 + i] <= 'Z' ? scmp[10 + i] + 32 : scmp[10 + i]);
   lower[i] = '\0';
   return seccomp_arch_resolve_name (lower);
 }

@@ -10,7 +10,7 @@
 #include "seccomp-plan.h"
 #include "utils.h"
 
-#define EPERM_RET 1
+#define EPERM_RET  1
 #define ENOSYS_RET 38
 
 /* One argument condition, and a rule as an AND of up to two of them on
@@ -42,12 +42,27 @@ struct restriction
   size_t ndeny;
 };
 
-#define EQ(i, v)        { i, "SCMP_CMP_EQ", v, 0 }
-#define NE(i, v)        { i, "SCMP_CMP_NE", v, 0 }
-#define MASKED(i, m, v) { i, "SCMP_CMP_MASKED_EQ", m, v }
-#define R1(a)           { 1, { a } }
-#define R2(a, b)        { 2, { a, b } }
-#define N(x)            (sizeof (x) / sizeof ((x)[0]))
+#define EQ(i, v)           \
+  {                        \
+    i, "SCMP_CMP_EQ", v, 0 \
+  }
+#define NE(i, v)           \
+  {                        \
+    i, "SCMP_CMP_NE", v, 0 \
+  }
+#define MASKED(i, m, v)           \
+  {                               \
+    i, "SCMP_CMP_MASKED_EQ", m, v \
+  }
+#define R1(a) \
+  {           \
+    1, { a }  \
+  }
+#define R2(a, b) \
+  {              \
+    2, { a, b }  \
+  }
+#define N(x) (sizeof (x) / sizeof ((x)[0]))
 
 enum
 {
@@ -75,8 +90,8 @@ static const struct rule not_unix[] = { R1 (NE (0, AF_UNIX_)) };
 
 /* network.user: unix and netlink sockets of any type; inet sockets of the
    stream, datagram and seqpacket types (never SOCK_RAW); nothing else.  */
-#define INET_TYPES(f) \
-  R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_STREAM_)), \
+#define INET_TYPES(f)                                          \
+  R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_STREAM_)),    \
       R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_DGRAM_)), \
       R2 (EQ (0, f), MASKED (1, SOCK_TYPE_MASK, SOCK_SEQPACKET_))
 static const struct rule user_sockets[] = { R1 (EQ (0, AF_UNIX_)), R1 (EQ (0, AF_NETLINK_)),
@@ -85,7 +100,7 @@ static const struct rule user_denied[] = { R1 (EQ (0, AF_PACKET_)),
                                            R2 (EQ (0, AF_INET_), MASKED (1, SOCK_TYPE_MASK, SOCK_RAW_)),
                                            R2 (EQ (0, AF_INET6_), MASKED (1, SOCK_TYPE_MASK, SOCK_RAW_)) };
 
-#define NODE_TYPES(i) \
+#define NODE_TYPES(i)                                              \
   R1 (MASKED (i, S_IFMT_, 0)), R1 (MASKED (i, S_IFMT_, S_IFREG_)), \
       R1 (MASKED (i, S_IFMT_, S_IFIFO_)), R1 (MASKED (i, S_IFMT_, S_IFSOCK_))
 static const struct rule mknod_ok[] = { NODE_TYPES (1) };
@@ -141,7 +156,7 @@ static unsigned
 default_errno (const json_t *seccomp)
 {
   const json_t *v = json_get (seccomp, "defaultErrnoRet");
-  return v && v->type == JSON_NUMBER ? (unsigned) strtoul (v->text, NULL, 10) : EPERM_RET;
+  return v && v->type == JSON_NUMBER ? (unsigned)strtoul (v->text, NULL, 10) : EPERM_RET;
 }
 
 static json_t *
@@ -206,7 +221,7 @@ remove_allowing (json_t *seccomp, const char *name)
         json_set (t, "args", json_clone (json_get (r, "args")));
       json_push (taken, t);
       while ((at = json_array_find_string (names, name)) >= 0)
-        json_remove_at (names, (size_t) at);
+        json_remove_at (names, (size_t)at);
       if (names->n == 0)
         json_remove_at (syscalls, i);
       else
@@ -298,7 +313,7 @@ merge (const json_t *old, const struct rule *b)
       if (!parse_u64 (json_get (a, "index"), &index) || index > 5 || (seen & (1u << index)))
         goto drop;
       seen |= 1u << index;
-      c = cond_on (b, (unsigned) index);
+      c = cond_on (b, (unsigned)index);
       if (c == NULL)
         json_push (args, json_clone (a));
       else if (!same_cond (a, c) && (strcmp (c->op, "SCMP_CMP_EQ") != 0 || !satisfies (a, c->value)))
@@ -463,7 +478,7 @@ allow_clone_ns (json_t *seccomp)
       long at = json_array_find_string (names, "clone3");
       if (at >= 0 && !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
         {
-          json_remove_at (names, (size_t) at);
+          json_remove_at (names, (size_t)at);
           if (names->n == 0)
             {
               json_remove_at (syscalls, i);
@@ -522,7 +537,7 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
 static int
 compare_str (const void *a, const void *b)
 {
-  return strcmp (*(char *const *) a, *(char *const *) b);
+  return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
 char **

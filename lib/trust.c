@@ -128,7 +128,7 @@ widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitl
               bool *widens, entitle_error_t *err)
 {
   cleanup_json json_t *copy = json_clone (spec);
-  struct entitle_set_s one = { (struct entitle_request_s *) req, 1 };
+  struct entitle_set_s one = { (struct entitle_request_s *)req, 1 };
   struct entitle_config_s quiet = *ctx->config;
   struct entitle_ctx_s alone = *ctx;
   int ret;

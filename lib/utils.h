@@ -12,7 +12,7 @@
 static inline void
 cleanup_freep (void *p)
 {
-  free (*(void **) p);
+  free (*(void **)p);
 }
 
 static inline void

@@ -61,7 +61,7 @@ take_flag (int argc, char *const *argv, int *i, const char *const *values, const
   arg += arg[1] == '-' ? 2 : 1;
   eq = strchr (arg, '=');
   *name = arg;
-  *len = eq ? (size_t) (eq - arg) : strlen (arg);
+  *len = eq ? (size_t)(eq - arg) : strlen (arg);
   *value = NULL;
   if (eq)
     *value = eq + 1;

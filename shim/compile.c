@@ -55,7 +55,7 @@ static int
 write_temp (const char *text, size_t len, char *tmpl, entitle_error_t *err)
 {
   cleanup_close int fd = mkostemp (tmpl, O_CLOEXEC);
-  if (fd < 0 || write (fd, text, len) != (ssize_t) len)
+  if (fd < 0 || write (fd, text, len) != (ssize_t)len)
     return entitle_make_error (err, errno, "write `%s`: %s", tmpl, strerror (errno));
   return 0;
 }
@@ -75,7 +75,7 @@ print_diff (const char *before, size_t blen, const char *after, size_t alen, ent
   if (ret == 0 && (pid = fork ()) == 0)
     {
       execlp ("diff", "diff", "-u", "--label", "config.json", "--label", "config.json (entitle)", a, b,
-              (char *) NULL);
+              (char *)NULL);
       _exit (127);
     }
   if (ret == 0)

@@ -24,14 +24,14 @@ container_state (struct shim_s *s, json_t **state, entitle_error_t *err)
   size_t len, n = 0;
   int status;
 
-  argv[n++] = (char *) s->runtime;
+  argv[n++] = (char *)s->runtime;
   if (s->args.root)
     {
-      argv[n++] = (char *) "--root";
-      argv[n++] = (char *) s->args.root;
+      argv[n++] = (char *)"--root";
+      argv[n++] = (char *)s->args.root;
     }
-  argv[n++] = (char *) "state";
-  argv[n++] = (char *) s->args.id;
+  argv[n++] = (char *)"state";
+  argv[n++] = (char *)s->args.id;
   argv[n] = NULL;
   status = shim_capture (s->runtime, argv, &out, &len, err);
   if (UNLIKELY (status < 0))

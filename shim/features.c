@@ -29,13 +29,13 @@ capabilities (void)
   json_t *a = json_new (JSON_ARRAY);
   cap_value_t c;
 
-  for (c = 0; c < (cap_value_t) cap_max_bits (); c++)
+  for (c = 0; c < (cap_value_t)cap_max_bits (); c++)
     {
       char *n = cap_to_name (c);
       if (n == NULL)
         continue;
       for (char *p = n; *p; p++)
-        *p = (char) (*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+        *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
       if (strncmp (n, "CAP_", 4) == 0)
         json_push (a, json_new_string (n));
       cap_free (n);
@@ -47,7 +47,7 @@ capabilities (void)
 static char *
 spec_version (struct shim_s *s)
 {
-  char *argv[] = { NULL, (char *) "--version", NULL };
+  char *argv[] = { NULL, (char *)"--version", NULL };
   cleanup_free char *out = NULL;
   entitle_error_t err = NULL;
   size_t len;
@@ -60,7 +60,7 @@ spec_version (struct shim_s *s)
     }
   p += 6;
   end = p + strcspn (p, " \n");
-  return strndup (p, (size_t) (end - p));
+  return strndup (p, (size_t)(end - p));
 }
 
 static json_t *

@@ -51,7 +51,7 @@ shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
 {
   char **argv = s->argv;
 
-  argv[0] = (char *) s->runtime;
+  argv[0] = (char *)s->runtime;
   fflush (stdout);
   execv (s->runtime, argv);
   return entitle_make_error (err, errno, "exec `%s`: %s", s->runtime, strerror (errno));
@@ -60,7 +60,7 @@ shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
 static int
 dispatch (struct shim_s *s, entitle_error_t *err)
 {
-  struct entitle_config_s *cfg = (struct entitle_config_s *) s->ctx->config;
+  struct entitle_config_s *cfg = (struct entitle_config_s *)s->ctx->config;
   cleanup_free char *runtime = NULL;
   size_t i;
   int ret;

@@ -39,7 +39,7 @@ read_all (int fd, char **out, size_t *len)
         continue;
       if (r <= 0)
         break;
-      n += (size_t) r;
+      n += (size_t)r;
       if (n == cap)
         buf = realloc (buf, (cap *= 2) + 1);
     }
@@ -67,7 +67,7 @@ shim_capture (const char *runtime, char *const *argv, char **out, size_t *len, e
       dup2 (fds[1], STDOUT_FILENO);
       if (null >= 0)
         dup2 (null, STDERR_FILENO);
-      ((char **) argv)[0] = (char *) runtime;
+      ((char **)argv)[0] = (char *)runtime;
       execv (runtime, argv);
       _exit (127);
     }

@@ -8,7 +8,7 @@
 int
 shim_version (struct shim_s *s, entitle_error_t *err)
 {
-  char *argv[] = { (char *) s->runtime, (char *) "--version", NULL };
+  char *argv[] = { (char *)s->runtime, (char *)"--version", NULL };
 
   printf ("entitle version %s\ncatalogue: %d\nruntime: %s\n", PACKAGE_VERSION,
           ENTITLE_CATALOGUE_VERSION, s->runtime);

@@ -11,7 +11,7 @@
 /* runc/crun command lines as engines write them, parsed as runc parses
    them (shim/args.c).  */
 
-#define ARGC(v) ((int) (sizeof (v) / sizeof ((v)[0])))
+#define ARGC(v) ((int)(sizeof (v) / sizeof ((v)[0])))
 
 static void
 parse (int argc, char *const *argv, struct entitle_args_s *a)
@@ -39,7 +39,7 @@ test_entitle_args_parse_globals_and_create (void **state)
   char *argv[] = { "runc", "--root", "/r", "--log=/l", "--log-format", "json", "create", "--bundle", "/b", "id" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_str (a.root, "/r");
   assert_str (a.log, "/l");
@@ -71,13 +71,17 @@ test_entitle_args_parse_bundle_spellings (void **state)
     int argc;
     char **argv;
   } cases[] = {
-    { ARGC (one_dash), one_dash }, { ARGC (equals), equals }, { ARGC (short_flag), short_flag },
-    { ARGC (attached), attached }, { ARGC (short_equals), short_equals }, { ARGC (run), run },
+    { ARGC (one_dash), one_dash },
+    { ARGC (equals), equals },
+    { ARGC (short_flag), short_flag },
+    { ARGC (attached), attached },
+    { ARGC (short_equals), short_equals },
+    { ARGC (run), run },
     { ARGC (restore), restore },
   };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
     {
       struct entitle_args_s a;
@@ -97,7 +101,7 @@ test_entitle_args_parse_bundle_after_id (void **state)
   char *argv[] = { "runc", "create", "id", "--bundle", "/b" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* runc reorders flags after the positional argument of create.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.id, "id");
@@ -110,7 +114,7 @@ test_entitle_args_parse_last_bundle_wins (void **state)
   char *argv[] = { "runc", "create", "-b", "/a", "id", "--bundle=/b" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* As Go's flag package and argp: the last occurrence counts.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.bundle, "/b");
@@ -123,7 +127,7 @@ test_entitle_args_parse_equals_in_value (void **state)
   char *argv[] = { "runc", "create", "-b=/foo/=bar", "id" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* Split on the first `=` only.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.bundle, "/foo/=bar");
@@ -137,7 +141,7 @@ test_entitle_args_parse_crun_config (void **state)
   char *long_flag[] = { "crun", "run", "--config=cfg.json", "--bundle", "/b", "id" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (short_flag), short_flag, &a);
   assert_str (a.config, "cfg.json");
   assert_str (a.id, "id");
@@ -155,7 +159,7 @@ test_entitle_args_parse_value_flags_skip_values (void **state)
                    "--no-pivot", "-b", "/b", "id" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* A flag's value is never the id.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.id, "id");
@@ -169,7 +173,7 @@ test_entitle_args_parse_exec_process (void **state)
   char *short_flag[] = { "runc", "exec", "-d", "--pid-file", "/pid", "-p", "/p.json", "ctr" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_str (a.command, "exec");
   assert_str (a.process, "/p.json");
@@ -187,7 +191,7 @@ test_entitle_args_parse_exec_stops_at_positional (void **state)
   char *flags[] = { "runc", "exec", "-t", "ctr", "tool", "--bundle", "/b", "-p", "/p.json" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* What follows the id is the command run in the container.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.id, "ctr");
@@ -207,7 +211,7 @@ test_entitle_args_parse_exec_double_dash (void **state)
   char *after[] = { "runc", "exec", "ctr", "--", "-p", "/x" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_str (a.process, "/p.json");
   assert_str (a.id, "ctr");
@@ -223,7 +227,7 @@ test_entitle_args_parse_ps (void **state)
   char *format[] = { "runc", "ps", "-f", "json", "ctr" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_str (a.command, "ps");
   assert_str (a.id, "ctr");
@@ -240,7 +244,7 @@ test_entitle_args_parse_debug_state (void **state)
   char *argv[] = { "runc", "--debug", "state", "id" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_true (a.debug);
   assert_str (a.command, "state");
@@ -256,7 +260,7 @@ test_entitle_args_parse_pass_through_globals (void **state)
                    "--criu", "/usr/sbin/criu", "--log-level", "debug", "kill", "id", "KILL" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* Value flags take their value: "systemd" is not the command.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.command, "kill");
@@ -274,7 +278,7 @@ test_entitle_args_parse_help_version (void **state)
   char *create_help[] = { "runc", "create", "--help" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (help), help, &a);
   assert_true (a.help);
   assert_false (a.version);
@@ -302,7 +306,7 @@ test_entitle_args_parse_no_command (void **state)
   char *flags[] = { "runc", "--root", "/r", "--debug" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (bare), bare, &a);
   assert_str (a.command, NULL);
   assert_int_equal (a.command_index, -1);
@@ -324,7 +328,7 @@ test_entitle_args_parse_missing_value (void **state)
   char *process[] = { "runc", "exec", "-p" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (global), global, &a);
   assert_true (a.missing_value);
   assert_str (a.root, NULL);
@@ -349,7 +353,7 @@ test_entitle_args_parse_double_dash_before_command (void **state)
   char *in_create[] = { "runc", "create", "-b", "/b", "--", "--bundle" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   /* `--` ends the global flags: the next word is the command.  */
   parse (ARGC (argv), argv, &a);
   assert_str (a.command, "create");
@@ -372,7 +376,7 @@ test_entitle_args_parse_argv_unchanged (void **state)
   char *argv[] = { b0, b1, b2, b3 };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_string_equal (argv[2], "-b=/x");
   assert_ptr_equal (argv[2], b2);
@@ -389,7 +393,7 @@ test_entitle_args_parse_bool_false (void **state)
   char *argv[] = { "runc", "--debug=false", "state", "id" };
   struct entitle_args_s a;
 
-  (void) state;
+  (void)state;
   parse (ARGC (argv), argv, &a);
   assert_str (a.command, "state");
   assert_false (a.debug);

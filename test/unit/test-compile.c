@@ -24,37 +24,37 @@
 /* What `runc spec` writes, trimmed; no seccomp section, no network
    namespace, no noNewPrivileges, /proc/sys not read-only.  */
 static const char runc_spec[] = "{"
-  "\"ociVersion\": \"1.0.2-dev\","
-  "\"process\": {"
-  "  \"terminal\": false,"
-  "  \"user\": {\"uid\": 0, \"gid\": 0},"
-  "  \"args\": [\"sh\"],"
-  "  \"env\": [\"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\", \"TERM=xterm\"],"
-  "  \"cwd\": \"/\","
-  "  \"capabilities\": {"
-  "    \"bounding\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-  "    \"effective\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-  "    \"permitted\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
-  "    \"ambient\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]"
-  "  },"
-  "  \"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"hard\": 1024, \"soft\": 1024}]"
-  "},"
-  "\"root\": {\"path\": \"rootfs\", \"readonly\": true},"
-  "\"hostname\": \"runc\","
-  "\"mounts\": ["
-  "  {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
-  "  {\"destination\": \"/dev\", \"type\": \"tmpfs\", \"source\": \"tmpfs\","
-  "   \"options\": [\"nosuid\", \"strictatime\", \"mode=755\", \"size=65536k\"]}"
-  "],"
-  "\"linux\": {"
-  "  \"resources\": {\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]},"
-  "  \"namespaces\": [{\"type\": \"pid\"}, {\"type\": \"ipc\"}, {\"type\": \"uts\"}, {\"type\": \"mount\"}],"
-  "  \"maskedPaths\": [\"/proc/acpi\", \"/proc/asound\", \"/proc/kcore\", \"/proc/keys\","
-  "                   \"/proc/latency_stats\", \"/proc/timer_list\", \"/proc/timer_stats\","
-  "                   \"/proc/sched_debug\", \"/sys/firmware\", \"/proc/scsi\"],"
-  "  \"readonlyPaths\": [\"/proc/bus\", \"/proc/fs\", \"/proc/irq\", \"/proc/sysrq-trigger\"]"
-  "}"
-  "}";
+                                "\"ociVersion\": \"1.0.2-dev\","
+                                "\"process\": {"
+                                "  \"terminal\": false,"
+                                "  \"user\": {\"uid\": 0, \"gid\": 0},"
+                                "  \"args\": [\"sh\"],"
+                                "  \"env\": [\"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\", \"TERM=xterm\"],"
+                                "  \"cwd\": \"/\","
+                                "  \"capabilities\": {"
+                                "    \"bounding\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+                                "    \"effective\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+                                "    \"permitted\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"],"
+                                "    \"ambient\": [\"CAP_AUDIT_WRITE\", \"CAP_KILL\", \"CAP_NET_BIND_SERVICE\"]"
+                                "  },"
+                                "  \"rlimits\": [{\"type\": \"RLIMIT_NOFILE\", \"hard\": 1024, \"soft\": 1024}]"
+                                "},"
+                                "\"root\": {\"path\": \"rootfs\", \"readonly\": true},"
+                                "\"hostname\": \"runc\","
+                                "\"mounts\": ["
+                                "  {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
+                                "  {\"destination\": \"/dev\", \"type\": \"tmpfs\", \"source\": \"tmpfs\","
+                                "   \"options\": [\"nosuid\", \"strictatime\", \"mode=755\", \"size=65536k\"]}"
+                                "],"
+                                "\"linux\": {"
+                                "  \"resources\": {\"devices\": [{\"allow\": false, \"access\": \"rwm\"}]},"
+                                "  \"namespaces\": [{\"type\": \"pid\"}, {\"type\": \"ipc\"}, {\"type\": \"uts\"}, {\"type\": \"mount\"}],"
+                                "  \"maskedPaths\": [\"/proc/acpi\", \"/proc/asound\", \"/proc/kcore\", \"/proc/keys\","
+                                "                   \"/proc/latency_stats\", \"/proc/timer_list\", \"/proc/timer_stats\","
+                                "                   \"/proc/sched_debug\", \"/sys/firmware\", \"/proc/scsi\"],"
+                                "  \"readonlyPaths\": [\"/proc/bus\", \"/proc/fs\", \"/proc/irq\", \"/proc/sysrq-trigger\"]"
+                                "}"
+                                "}";
 
 static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted", "ambient" };
 
@@ -66,11 +66,11 @@ static void
 no_config (struct entitle_config_s *cfg)
 {
   memset (cfg, 0, sizeof (*cfg));
-  cfg->path = (char *) CONFIG_PATH;
+  cfg->path = (char *)CONFIG_PATH;
   cfg->present = false;
-  cfg->defaults = (char **) no_list;
-  cfg->grant = (char **) no_list;
-  cfg->require = (char **) no_list;
+  cfg->defaults = (char **)no_list;
+  cfg->grant = (char **)no_list;
+  cfg->require = (char **)no_list;
 }
 
 static char **
@@ -244,7 +244,7 @@ test_entitle_rewrite_no_annotation_untouched (void **state)
   cleanup_json json_t *spec = spec_requesting (NULL);
   cleanup_json json_t *orig = json_clone (spec);
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   assert_int_equal (rewrite (&cfg, spec, NULL), 0);
   assert_true (json_equal (spec, orig));
@@ -275,7 +275,7 @@ test_entitle_rewrite_network_none (void **state)
   const json_t *ns = NULL, *seccomp;
   size_t i;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
 
@@ -320,7 +320,7 @@ test_entitle_rewrite_network_namespace_path_kept (void **state)
   cleanup_json json_t *given = parse_ok ("{\"type\": \"network\", \"path\": \"/var/run/netns/pod\"}");
   const json_t *ns = NULL;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   json_push (json_get (json_get (spec, "linux"), "namespaces"), json_clone (given));
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
@@ -338,7 +338,7 @@ test_entitle_rewrite_idempotent (void **state)
   char *text = NULL;
   size_t len;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
   once = json_clone (spec);
@@ -362,7 +362,7 @@ test_entitle_rewrite_grant_refused (void **state)
   cleanup_json json_t *orig = json_clone (spec);
   char *msg = NULL;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   assert_true (rewrite (&cfg, spec, &msg) < 0);
   assert_contains (msg, "entitlement \"network.admin\" requested by the container is not granted by");
@@ -377,7 +377,7 @@ test_entitle_rewrite_grant_glob_accepted (void **state)
   struct entitle_config_s cfg;
   cleanup_json json_t *spec = spec_requesting ("network.admin");
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"grant\":[\"network.*\"]}");
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
   assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.admin");
@@ -405,7 +405,7 @@ test_entitle_rewrite_exact_grant_needs_name (void **state)
   cleanup_json json_t *spec = spec_requesting ("network.host");
   char *msg = NULL;
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"grant\":[\"network.*\", \"*\"]}");
   assert_true (rewrite (&cfg, spec, &msg) < 0);
   assert_contains (msg, "\"network.host\"");
@@ -424,7 +424,7 @@ test_entitle_rewrite_narrowing_needs_no_grant (void **state)
                                        "host.devices.none", "host.processes.none" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
     {
       struct entitle_config_s cfg;
@@ -445,7 +445,7 @@ test_entitle_rewrite_widening_needs_grant (void **state)
                                        "security.memory-lock" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
     {
       struct entitle_config_s cfg;
@@ -473,7 +473,7 @@ test_entitle_rewrite_non_root_without_capabilities_needs_grant (void **state)
   char *msg = NULL;
   int ret;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   json_del (json_get (spec, "process"), "capabilities");
   json_set (json_get (json_get (spec, "process"), "user"), "uid", json_new_uint (1000));
@@ -491,7 +491,7 @@ test_entitle_rewrite_non_root_without_capabilities_narrowing (void **state)
   struct entitle_config_s cfg;
   cleanup_json json_t *spec = spec_requesting ("network.none,security.confined");
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   json_del (json_get (spec, "process"), "capabilities");
   json_set (json_get (json_get (spec, "process"), "user"), "uid", json_new_uint (1000));
@@ -509,7 +509,7 @@ test_entitle_rewrite_defaults_need_no_grant (void **state)
   struct entitle_config_s cfg;
   cleanup_json json_t *spec = spec_requesting (NULL);
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"defaults\":[\"network.none\", \"host.processes.admin\"]}");
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
   assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "host.processes.admin,network.none");
@@ -525,7 +525,7 @@ test_entitle_rewrite_require_floor (void **state)
   cleanup_json json_t *spec = spec_requesting ("security.admin");
   char *msg = NULL;
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"require\":[\"security.confined\"], \"grant\":[\"*\"]}");
   assert_true (rewrite (&cfg, spec, &msg) < 0);
   assert_contains (msg, "security.admin");
@@ -545,7 +545,7 @@ test_entitle_rewrite_forged_applied_keeps_floor (void **state)
   char *msg = NULL;
   int ret;
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"require\":[\"security.confined\"]}");
   set_annotation (spec, ENTITLE_ANNOTATION_APPLIED, "security.confined");
   set_annotation (spec, ENTITLE_ANNOTATION_VERSION, PACKAGE_VERSION);
@@ -570,7 +570,7 @@ test_entitle_rewrite_security_confined (void **state)
   json_t *caps;
   size_t i;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   caps = json_get (json_get (spec, "process"), "capabilities");
   for (i = 0; i < caps->n; i++)
@@ -605,7 +605,7 @@ test_entitle_rewrite_unenforceable_refused (void **state)
   cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8");
   char *msg = NULL;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   assert_true (rewrite (&cfg, spec, &msg) < 0);
   assert_contains (msg, "network.egress");
@@ -620,7 +620,7 @@ test_entitle_rewrite_unenforceable_warn (void **state)
   struct entitle_config_s cfg;
   cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8");
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
   assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.egress=10.0.0.0/8");
@@ -635,7 +635,7 @@ test_entitle_rewrite_catalogue_version (void **state)
   struct entitle_config_s cfg;
   char *msg = NULL;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   {
     cleanup_json json_t *spec = spec_requesting ("network.none");
@@ -669,7 +669,7 @@ test_entitle_rewrite_bad_annotation (void **state)
   struct entitle_config_s cfg;
   char *msg = NULL;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   {
     cleanup_json json_t *spec = spec_requesting ("network.none,network.bogus");
@@ -710,7 +710,7 @@ test_entitle_rewrite_seccomp_bpf_data_removed (void **state)
 {
   struct entitle_config_s cfg;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   {
     cleanup_json json_t *spec = spec_requesting ("network.none");
@@ -742,7 +742,7 @@ widens (const char *before, const char *after)
 static void
 test_entitle_widens_pairs (void **state)
 {
-  (void) state;
+  (void)state;
   /* Identical.  */
   assert_false (widens (runc_spec, runc_spec));
   /* Capabilities.  */
@@ -793,7 +793,7 @@ test_entitle_compile_process_drops_caps (void **state)
   entitle_error_t err = NULL;
   size_t i;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   entitle_ctx_init (&ctx, &test_log, &cfg);
   assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
@@ -819,7 +819,7 @@ test_entitle_compile_process_no_capabilities_object (void **state)
   struct entitle_ctx_s ctx;
   entitle_error_t err = NULL;
 
-  (void) state;
+  (void)state;
   no_config (&cfg);
   entitle_ctx_init (&ctx, &test_log, &cfg);
   assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);

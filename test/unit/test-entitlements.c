@@ -191,7 +191,7 @@ test_entitle_catalogue_rows_sorted (void **state)
   const struct entitle_entry_s *rows;
   size_t n, i;
 
-  (void) state;
+  (void)state;
   rows = entitle_catalogue_rows (&n);
   assert_non_null (rows);
   assert_true (n >= 20);
@@ -206,7 +206,7 @@ test_entitle_catalogue_find_every_row (void **state)
   const struct entitle_entry_s *rows;
   size_t n, i;
 
-  (void) state;
+  (void)state;
   rows = entitle_catalogue_rows (&n);
   for (i = 0; i < n; i++)
     {
@@ -233,7 +233,7 @@ test_entitle_catalogue_rows_consistent (void **state)
   const struct entitle_entry_s *rows;
   size_t n, i, k;
 
-  (void) state;
+  (void)state;
   rows = entitle_catalogue_rows (&n);
   for (i = 0; i < n; i++)
     {
@@ -274,7 +274,7 @@ test_entitle_catalogue_rows_consistent (void **state)
 static void
 test_entitle_domain_name_ladders (void **state)
 {
-  (void) state;
+  (void)state;
   assert_string_equal (entitle_domain_name (DOMAIN_NETWORK), "network");
   assert_string_equal (entitle_domain_name (DOMAIN_SECURITY), "security");
   assert_string_equal (entitle_domain_name (DOMAIN_DEVICES), "host.devices");
@@ -301,7 +301,7 @@ test_entitle_parse_one_splits_on_first_equal (void **state)
   };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
     {
       struct entitle_request_s req = { 0 };
@@ -328,7 +328,7 @@ test_entitle_parse_one_uses_len (void **state)
   struct entitle_request_s req = { 0 };
   entitle_error_t err = NULL;
 
-  (void) state;
+  (void)state;
   /* Only 12 bytes: "network.none", the rest is another entitlement.  */
   assert_int_equal (entitle_parse_one ("network.none,security.confined", 12, &req, &err), 0);
   assert_string_equal (req.entry->name, "network.none");
@@ -342,7 +342,7 @@ test_entitle_parse_one_unknown (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = parse_one_fails ("network.bogus");
   assert_string_equal (msg, "unknown entitlement `network.bogus`");
   free (msg);
@@ -367,7 +367,7 @@ test_entitle_parse_one_malformed_names (void **state)
                                      "=x", "network.none\n", "x" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
     {
       char *msg = parse_one_fails (bad[i]);
@@ -381,7 +381,7 @@ test_entitle_parse_one_value_required (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = parse_one_fails ("network.egress");
   assert_string_equal (msg, "entitlement `network.egress` needs a value (`network.egress=...`)");
   free (msg);
@@ -403,7 +403,7 @@ test_entitle_parse_one_value_forbidden (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = parse_one_fails ("network.none=1");
   assert_string_equal (msg, "entitlement `network.none` takes no value");
   free (msg);
@@ -417,7 +417,7 @@ test_entitle_parse_one_too_long (void **state)
 {
   char *s = malloc (2048), *msg;
 
-  (void) state;
+  (void)state;
   strcpy (s, "fs.write=/");
   memset (s + 10, 'a', 2000);
   s[2010] = '\0';
@@ -437,7 +437,7 @@ test_entitle_parse_one_message_one_line (void **state)
   static const char *const lists[] = { ",\n", "network.none,fs.write=/a\n/b" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
     {
       char *msg = parse_one_fails (bad[i]);
@@ -461,7 +461,7 @@ test_entitle_parse_list_two_rungs_conflict (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = parse_list_fails ("network.none,network.user");
   assert_contains (msg, "`network.none`");
   assert_contains (msg, "`network.user`");
@@ -483,7 +483,7 @@ test_entitle_parse_list_ladders_combine (void **state)
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   const struct entitle_request_s *r;
 
-  (void) state;
+  (void)state;
   parse_list_ok ("network.none,security.confined,host.devices.none,host.processes.none,"
                  "host.modules.admin,security.memory-lock,fs.read=/a,fs.read=/b",
                  &set);
@@ -506,7 +506,7 @@ test_entitle_parse_list_duplicates_collapse (void **state)
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   char *f;
 
-  (void) state;
+  (void)state;
   parse_list_ok ("network.none,network.none,network.bind=80,network.bind=80,network.bind=443", &set);
   assert_int_equal (set.n, 3);
   f = entitle_set_format (&set);
@@ -524,7 +524,7 @@ test_entitle_parse_list_empty_items (void **state)
   static const char *const bad[] = { "network.none,,security.confined", "network.none,", ",network.none", " , " };
   size_t i;
 
-  (void) state;
+  (void)state;
   /* An empty annotation asks for nothing.  */
   parse_list_ok ("", &set);
   assert_int_equal (set.n, 0);
@@ -541,7 +541,7 @@ test_entitle_parse_list_spaces_trimmed (void **state)
 {
   cleanup_entitle_set struct entitle_set_s set = { 0 };
 
-  (void) state;
+  (void)state;
   parse_list_ok (" network.user ,\tsecurity.confined\t", &set);
   assert_int_equal (set.n, 2);
   assert_true (entitle_set_has (&set, "network.user"));
@@ -553,7 +553,7 @@ test_entitle_parse_list_unknown_names_source (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = parse_list_fails ("network.none,x.y");
   assert_contains (msg, "unknown entitlement `x.y`");
   assert_contains (msg, "test");
@@ -566,7 +566,7 @@ test_entitle_set_format_sorted (void **state)
   cleanup_entitle_set struct entitle_set_s set = { 0 }, empty = { 0 };
   char *f;
 
-  (void) state;
+  (void)state;
   parse_list_ok ("security.confined,network.egress=10.0.0.0/8,host.processes.none,network.egress=1.0.0.0/8,"
                  "fs.write=/tmp",
                  &set);
@@ -587,7 +587,7 @@ test_entitle_parse_strv_sources (void **state)
   char *bad[] = { "network.user", "network.none", NULL };
   entitle_error_t err = NULL;
 
-  (void) state;
+  (void)state;
   assert_int_equal (entitle_parse_strv (list, "`defaults`", &set, &err), 0);
   assert_int_equal (set.n, 2);
   assert_string_equal (set.items[0].entry->name, "network.user");
@@ -604,7 +604,7 @@ test_entitle_parse_strv_sources (void **state)
 static void
 test_entitle_resolve_nothing (void **state)
 {
-  (void) state;
+  (void)state;
   assert_resolves ("{}", "", "");
 }
 
@@ -613,7 +613,7 @@ test_entitle_resolve_defaults_fill_empty_ladders (void **state)
 {
   static const char *cfg = "{\"defaults\":[\"network.user\",\"security.confined\"]}";
 
-  (void) state;
+  (void)state;
   assert_resolves (cfg, "", "network.user,security.confined");
   /* A request replaces the default in its own ladder only.  */
   assert_resolves (cfg, "network.none", "network.none,security.confined");
@@ -630,7 +630,7 @@ test_entitle_resolve_require_is_a_floor (void **state)
   static const char *cfg = "{\"require\":[\"security.view\"],\"defaults\":[\"network.user\"]}";
   char *msg;
 
-  (void) state;
+  (void)state;
   assert_resolves (cfg, "", "network.user,security.view");
   /* As wide or narrower: the request stands.  */
   assert_resolves (cfg, "security.view", "network.user,security.view");
@@ -655,7 +655,7 @@ test_entitle_resolve_require_overrides_nothing_requested (void **state)
   static const char *cfg = "{\"require\":[\"network.none\"],\"defaults\":[\"network.admin\"]}";
   char *msg;
 
-  (void) state;
+  (void)state;
   /* The floor applies where the container asks for nothing.  */
   assert_resolves (cfg, "", "network.none");
   msg = resolve_fails (cfg, "network.user");
@@ -669,7 +669,7 @@ test_entitle_resolve_network_none_contradictions (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = resolve_fails ("{}", "network.none,network.egress=10.0.0.0/8");
   assert_string_equal (msg, "entitlement `network.egress` contradicts `network.none`");
   free (msg);
@@ -691,7 +691,7 @@ test_entitle_resolve_network_none_contradictions (void **state)
 static void
 test_entitle_resolve_modifiers_from_every_source (void **state)
 {
-  (void) state;
+  (void)state;
   assert_resolves ("{\"require\":[\"network.bind=80\"],\"defaults\":[\"security.memory-lock\"]}",
                    "network.egress=10.0.0.0/8",
                    "network.bind=80,network.egress=10.0.0.0/8,security.memory-lock");
@@ -702,7 +702,7 @@ test_entitle_resolve_bad_admin_lists (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = resolve_fails ("{\"defaults\":[\"network.bogus\"]}", "");
   assert_contains (msg, "unknown entitlement `network.bogus`");
   assert_contains (msg, "`defaults` of " CONFIG_PATH);
@@ -719,7 +719,7 @@ test_entitle_granted_component_glob (void **state)
 {
   static const char *cfg = "{\"grant\":[\"network.*\"]}";
 
-  (void) state;
+  (void)state;
   assert_true (granted (cfg, "network.user"));
   assert_true (granted (cfg, "network.none"));
   assert_true (granted (cfg, "network.admin"));
@@ -738,7 +738,7 @@ test_entitle_granted_star_alone (void **state)
   const struct entitle_entry_s *rows;
   size_t n, i;
 
-  (void) state;
+  (void)state;
   rows = entitle_catalogue_rows (&n);
   for (i = 0; i < n; i++)
     {
@@ -755,7 +755,7 @@ test_entitle_granted_exact_names (void **state)
 {
   static const char *cfg = "{\"grant\":[\"network.host\",\"security.insecure\",\"host.modules.admin\"]}";
 
-  (void) state;
+  (void)state;
   assert_true (granted (cfg, "network.host"));
   assert_true (granted (cfg, "security.insecure"));
   assert_true (granted (cfg, "host.modules.admin"));
@@ -767,7 +767,7 @@ test_entitle_granted_exact_names (void **state)
 static void
 test_entitle_granted_globs_match_whole_components (void **state)
 {
-  (void) state;
+  (void)state;
   assert_false (granted ("{\"grant\":[\"net*\"]}", "network.user"));
   assert_false (granted ("{\"grant\":[\"network\"]}", "network.user"));
   assert_false (granted ("{\"grant\":[\"network.us*\"]}", "network.user"));
@@ -785,7 +785,7 @@ test_entitle_granted_values (void **state)
 {
   static const char *cfg = "{\"grant\":[\"network.egress=10.0.0.0/8\"]}";
 
-  (void) state;
+  (void)state;
   assert_true (granted (cfg, "network.egress=10.0.0.0/8"));
   assert_false (granted (cfg, "network.egress=10.0.0.0/16"));
   assert_false (granted (cfg, "network.egress=10.0.0.0/8:80"));
@@ -803,7 +803,7 @@ test_entitle_config_parse_full (void **state)
 {
   struct entitle_config_s cfg;
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\n"
                      "  \"runtime\": \"/usr/sbin/runc\",\n"
                      "  \"defaults\": [\"network.user\", \"security.confined\"],\n"
@@ -833,7 +833,7 @@ test_entitle_config_parse_unknown_key (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   /* A misspelt floor must not pass silently.  */
   msg = config_fails ("{\"requrie\":[\"security.confined\"]}");
   assert_contains (msg, "unknown key `requrie`");
@@ -845,15 +845,25 @@ static void
 test_entitle_config_parse_wrong_types (void **state)
 {
   static const char *const bad[] = {
-    "{\"grant\":\"network.*\"}",   "{\"grant\":[1]}",         "{\"defaults\":{}}",
-    "{\"require\":[null]}",        "{\"require\":[[\"a\"]]}", "{\"lock\":\"false\"}",
-    "{\"lock\":0}",                "{\"lock\":null}",         "{\"runtime\":1}",
-    "{\"runtime\":\"\"}",          "{\"state_dir\":[]}",      "{\"on_unenforceable\":1}",
-    "{\"on_unenforceable\":true}", "[]",                      "\"x\"",
+    "{\"grant\":\"network.*\"}",
+    "{\"grant\":[1]}",
+    "{\"defaults\":{}}",
+    "{\"require\":[null]}",
+    "{\"require\":[[\"a\"]]}",
+    "{\"lock\":\"false\"}",
+    "{\"lock\":0}",
+    "{\"lock\":null}",
+    "{\"runtime\":1}",
+    "{\"runtime\":\"\"}",
+    "{\"state_dir\":[]}",
+    "{\"on_unenforceable\":1}",
+    "{\"on_unenforceable\":true}",
+    "[]",
+    "\"x\"",
   };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
     free (config_fails (bad[i]));
 }
@@ -864,7 +874,7 @@ test_entitle_config_parse_on_unenforceable (void **state)
   struct entitle_config_s cfg;
   char *msg;
 
-  (void) state;
+  (void)state;
   config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
   assert_true (cfg.warn_unenforceable);
   entitle_config_free (&cfg);
@@ -885,7 +895,7 @@ test_entitle_config_parse_malformed_json (void **state)
 {
   char *msg;
 
-  (void) state;
+  (void)state;
   msg = config_fails ("{\"grant\":[\"network.*\"");
   assert_contains (msg, "load `" CONFIG_PATH "`");
   free (msg);
@@ -899,7 +909,7 @@ test_entitle_config_parse_lists_never_null (void **state)
   entitle_error_t err = NULL;
   const char *json = "{\"grant\":[\"network.*\"]}";
 
-  (void) state;
+  (void)state;
   memset (&cfg, 0, sizeof (cfg));
   assert_int_equal (entitle_config_parse (&cfg, CONFIG_PATH, json, strlen (json), &err), 0);
   assert_true (cfg.present);
@@ -918,10 +928,10 @@ test_entitle_config_load_missing_and_present (void **state)
   const char *json = "{\"grant\":[\"network.*\"],\"on_unenforceable\":\"warn\"}";
   int fd;
 
-  (void) state;
+  (void)state;
   fd = mkstemp (path);
   assert_true (fd >= 0);
-  assert_int_equal (write (fd, json, strlen (json)), (ssize_t) strlen (json));
+  assert_int_equal (write (fd, json, strlen (json)), (ssize_t)strlen (json));
   close (fd);
 
   setenv ("ENTITLE_CONFIG", path, 1);

@@ -97,7 +97,7 @@ nested (size_t depth)
 static void
 test_json_parse_keeps_key_order (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = round_trip ("{\"z\":1,\"a\":2,\"m\":{\"y\":true,\"b\":null}}", NULL);
 
   assert_int_equal (v->type, JSON_OBJECT);
@@ -114,7 +114,7 @@ test_json_parse_keeps_key_order (void **state)
 static void
 test_json_parse_keeps_duplicate_keys (void **state)
 {
-  (void) state;
+  (void)state;
   char *text = NULL;
   cleanup_json json_t *v = round_trip ("{\"a\":\"first\",\"b\":0,\"a\":\"last\"}", &text);
 
@@ -136,7 +136,7 @@ test_json_parse_keeps_numbers_as_written (void **state)
                                          "-9223372036854775809", "1E+3", "0.1000000000000000055511151231257827" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (numbers) / sizeof (numbers[0]); i++)
     {
       char doc[128], *text = NULL, *p;
@@ -159,7 +159,7 @@ test_json_parse_keeps_numbers_as_written (void **state)
 static void
 test_json_parse_numbers_are_not_equal_by_value (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *a = parse_ok ("[1.5]");
   cleanup_json json_t *b = parse_ok ("[1.50]");
   cleanup_json json_t *c = parse_ok ("[1.50]");
@@ -172,7 +172,7 @@ test_json_parse_numbers_are_not_equal_by_value (void **state)
 static void
 test_json_parse_strings_and_escapes (void **state)
 {
-  (void) state;
+  (void)state;
   char *text = NULL;
   cleanup_json json_t *v = round_trip ("[\"a\\\"b\\\\c\\n\\u00e9\\u2028\", \"\xc3\xa9t\xc3\xa9\", \"\"]", &text);
 
@@ -187,7 +187,7 @@ test_json_parse_strings_and_escapes (void **state)
 static void
 test_json_generate_indents_and_ends_with_newline (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = parse_ok ("{\"a\":[1,2],\"b\":{}}");
   char *text = generate_ok (v);
   size_t len = strlen (text);
@@ -214,7 +214,7 @@ test_json_parse_truncated (void **state)
   static const char *const docs[] = { "{\"a\":", "{\"a\":1", "[1,2", "\"abc", "{\"a\"", "tru", "" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (docs) / sizeof (docs[0]); i++)
     {
       char *msg = parse_fails (docs[i], strlen (docs[i]));
@@ -229,7 +229,7 @@ test_json_parse_trailing_garbage (void **state)
   static const char *const docs[] = { "{} x", "{}{}", "[1] [2]", "1 2", "{\"a\":1}}", "01" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (docs) / sizeof (docs[0]); i++)
     free (parse_fails (docs[i], strlen (docs[i])));
 }
@@ -238,14 +238,14 @@ static void
 test_json_parse_invalid_utf8 (void **state)
 {
   static const char *const docs[] = {
-    "[\"\xff\"]",             /* never valid */
-    "[\"\xc3\"]",             /* truncated sequence */
-    "{\"\xc3\x28\":1}",       /* bad continuation byte, in a key */
-    "[\"\xe2\x82\"]",         /* truncated three-byte sequence */
+    "[\"\xff\"]",       /* never valid */
+    "[\"\xc3\"]",       /* truncated sequence */
+    "{\"\xc3\x28\":1}", /* bad continuation byte, in a key */
+    "[\"\xe2\x82\"]",   /* truncated three-byte sequence */
   };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (docs) / sizeof (docs[0]); i++)
     free (parse_fails (docs[i], strlen (docs[i])));
 }
@@ -256,7 +256,7 @@ test_json_parse_other_malformed (void **state)
   static const char *const docs[] = { "{a:1}", "[1,]", "{\"a\" 1}", "[01]", "[NaN]", "// c\n{}", "{'a':1}", "[\"\x01\"]" };
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < sizeof (docs) / sizeof (docs[0]); i++)
     free (parse_fails (docs[i], strlen (docs[i])));
 }
@@ -264,7 +264,7 @@ test_json_parse_other_malformed (void **state)
 static void
 test_json_parse_uses_len_not_nul (void **state)
 {
-  (void) state;
+  (void)state;
   /* Only the first 2 bytes are the document.  */
   json_t *v = NULL;
   entitle_error_t err = NULL;
@@ -279,7 +279,7 @@ test_json_parse_uses_len_not_nul (void **state)
 static void
 test_json_parse_nul_in_key_refused (void **state)
 {
-  (void) state;
+  (void)state;
   char *msg = parse_fails ("{\"a\\u0000b\":1}", strlen ("{\"a\\u0000b\":1}"));
   assert_non_null (strstr (msg, "NUL"));
   free (msg);
@@ -288,7 +288,7 @@ test_json_parse_nul_in_key_refused (void **state)
 static void
 test_json_parse_depth_limit (void **state)
 {
-  (void) state;
+  (void)state;
   char *ok = nested (100), *deep = nested (257), *deeper = nested (100000);
   char *msg;
   json_t *v = NULL;
@@ -332,7 +332,7 @@ test_json_generate_whatever_parse_accepts (void **state)
 {
   size_t depth;
 
-  (void) state;
+  (void)state;
   for (depth = 1; depth <= 300; depth++)
     {
       char *s = nested (depth), *out = NULL;
@@ -359,7 +359,7 @@ test_entitle_error_release_null (void **state)
 {
   entitle_error_t err = NULL;
 
-  (void) state;
+  (void)state;
   entitle_error_release (&err);
   assert_null (err);
 }
@@ -367,7 +367,7 @@ test_entitle_error_release_null (void **state)
 static void
 test_json_set_replaces_every_duplicate (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = parse_ok ("{\"a\":1,\"b\":2,\"a\":3}");
   char *text;
 
@@ -387,7 +387,7 @@ test_json_set_replaces_every_duplicate (void **state)
 static void
 test_json_del_every_duplicate (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = parse_ok ("{\"a\":1,\"b\":{\"c\":[]},\"a\":3,\"d\":4}");
   cleanup_json json_t *arr = parse_ok ("[1]");
 
@@ -409,7 +409,7 @@ test_json_del_every_duplicate (void **state)
 static void
 test_json_get_or_add_types (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = parse_ok ("{\"obj\":{\"k\":1},\"str\":\"s\"}");
   json_t *o, *a, *s;
 
@@ -436,7 +436,7 @@ test_json_get_or_add_types (void **state)
 static void
 test_json_remove_at_shifts (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = parse_ok ("[\"a\",\"b\",{\"c\":1},\"d\"]");
   cleanup_json json_t *expect = parse_ok ("[\"b\",{\"c\":1}]");
 
@@ -456,7 +456,7 @@ test_json_remove_at_shifts (void **state)
 static void
 test_json_array_find_string_first (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *v = parse_ok ("[1,\"x\",null,\"y\",\"x\"]");
   cleanup_json json_t *o = parse_ok ("{\"x\":\"x\"}");
 
@@ -470,7 +470,7 @@ test_json_array_find_string_first (void **state)
 static void
 test_json_equal_deep (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *a = parse_ok ("{\"a\":[1,\"s\",true,null],\"b\":{}}");
   cleanup_json json_t *same = parse_ok ("{ \"a\" : [ 1 , \"s\" , true , null ] , \"b\" : { } }");
   cleanup_json json_t *order = parse_ok ("{\"b\":{},\"a\":[1,\"s\",true,null]}");
@@ -498,7 +498,7 @@ test_json_equal_deep (void **state)
 static void
 test_json_clone_deep (void **state)
 {
-  (void) state;
+  (void)state;
   const char *doc = "{\"a\":[18446744073709551615,\"s\",true,false,null,{\"k\":-0}],\"a\":1.50,\"e\":\"\"}";
   cleanup_json json_t *v = parse_ok (doc);
   cleanup_json json_t *c = json_clone (v);
@@ -526,7 +526,7 @@ test_json_clone_deep (void **state)
 static void
 test_json_new_constructors (void **state)
 {
-  (void) state;
+  (void)state;
   cleanup_json json_t *o = json_new (JSON_OBJECT);
   cleanup_json json_t *expect = parse_ok ("{\"s\":\"v\",\"n\":0,\"u\":18446744073709551615,\"t\":true,\"f\":false,\"x\":12.0,\"a\":[null]}");
   json_t *a;

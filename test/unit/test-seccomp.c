@@ -27,32 +27,32 @@
 /* A Docker-like "expanded" profile: deny by default, one big allow rule,
    and socket() once more per argument range, as moby's default.json.  */
 static const char docker_like[] = "{"
-  "\"defaultAction\": \"SCMP_ACT_ERRNO\","
-  "\"defaultErrnoRet\": 1,"
-  "\"architectures\": [\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"],"
-  "\"syscalls\": ["
-  "  {\"names\": [\"accept\", \"accept4\", \"bind\", \"clone\", \"close\", \"connect\", \"exit\","
-  "     \"exit_group\", \"getpid\", \"mknod\", \"mknodat\", \"mlock\", \"ptrace\", \"read\", \"recvfrom\","
-  "     \"sendto\", \"socket\", \"socketcall\", \"socketpair\", \"write\"],"
-  "   \"action\": \"SCMP_ACT_ALLOW\"},"
-  "  {\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 16, \"op\": \"SCMP_CMP_EQ\"}]},"
-  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 38, \"op\": \"SCMP_CMP_LT\"}]},"
-  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 39, \"op\": \"SCMP_CMP_EQ\"}]},"
-  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 40, \"op\": \"SCMP_CMP_GT\"}]},"
-  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
-  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]},"
-  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 0, \"value\": 4294967295, \"op\": \"SCMP_CMP_EQ\"}]},"
-  "  {\"names\": [\"fadvise64\"], \"action\": \"SCMP_ACT_ALLOW\","
-  "   \"args\": [{\"index\": 1, \"value\": 18446744073709551615, \"op\": \"SCMP_CMP_LE\"}]},"
-  "  {\"names\": [\"kill\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 38}"
-  "]}";
+                                  "\"defaultAction\": \"SCMP_ACT_ERRNO\","
+                                  "\"defaultErrnoRet\": 1,"
+                                  "\"architectures\": [\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"],"
+                                  "\"syscalls\": ["
+                                  "  {\"names\": [\"accept\", \"accept4\", \"bind\", \"clone\", \"close\", \"connect\", \"exit\","
+                                  "     \"exit_group\", \"getpid\", \"mknod\", \"mknodat\", \"mlock\", \"ptrace\", \"read\", \"recvfrom\","
+                                  "     \"sendto\", \"socket\", \"socketcall\", \"socketpair\", \"write\"],"
+                                  "   \"action\": \"SCMP_ACT_ALLOW\"},"
+                                  "  {\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 16, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 38, \"op\": \"SCMP_CMP_LT\"}]},"
+                                  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 39, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                  "  {\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 40, \"op\": \"SCMP_CMP_GT\"}]},"
+                                  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 8, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                  "  {\"names\": [\"personality\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 0, \"value\": 4294967295, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                  "  {\"names\": [\"fadvise64\"], \"action\": \"SCMP_ACT_ALLOW\","
+                                  "   \"args\": [{\"index\": 1, \"value\": 18446744073709551615, \"op\": \"SCMP_CMP_LE\"}]},"
+                                  "  {\"names\": [\"kill\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 38}"
+                                  "]}";
 
 /* The untouched rule above, as written.  */
 static const char untouched_rule[] = "{\"names\": [\"fadvise64\"], \"action\": \"SCMP_ACT_ALLOW\","
@@ -77,10 +77,10 @@ static void
 init_config (struct entitle_config_s *cfg, bool warn)
 {
   memset (cfg, 0, sizeof (*cfg));
-  cfg->path = (char *) "/etc/entitle/entitle.json";
-  cfg->defaults = (char **) no_list;
-  cfg->grant = (char **) no_list;
-  cfg->require = (char **) no_list;
+  cfg->path = (char *)"/etc/entitle/entitle.json";
+  cfg->defaults = (char **)no_list;
+  cfg->grant = (char **)no_list;
+  cfg->require = (char **)no_list;
   cfg->warn_unenforceable = warn;
 }
 
@@ -211,7 +211,7 @@ assert_no_repeated_index (const json_t *seccomp)
 static uint32_t
 action_of (const char *action, const json_t *errno_ret, unsigned dflt_errno)
 {
-  unsigned e = errno_ret ? (unsigned) number (errno_ret) : dflt_errno;
+  unsigned e = errno_ret ? (unsigned)number (errno_ret) : dflt_errno;
 
   assert_non_null (action);
   if (strcmp (action, "SCMP_ACT_ALLOW") == 0)
@@ -240,8 +240,12 @@ op_of (const char *op)
     const char *name;
     enum scmp_compare op;
   } ops[] = {
-    { "SCMP_CMP_NE", SCMP_CMP_NE }, { "SCMP_CMP_LT", SCMP_CMP_LT }, { "SCMP_CMP_LE", SCMP_CMP_LE },
-    { "SCMP_CMP_EQ", SCMP_CMP_EQ }, { "SCMP_CMP_GE", SCMP_CMP_GE }, { "SCMP_CMP_GT", SCMP_CMP_GT },
+    { "SCMP_CMP_NE", SCMP_CMP_NE },
+    { "SCMP_CMP_LT", SCMP_CMP_LT },
+    { "SCMP_CMP_LE", SCMP_CMP_LE },
+    { "SCMP_CMP_EQ", SCMP_CMP_EQ },
+    { "SCMP_CMP_GE", SCMP_CMP_GE },
+    { "SCMP_CMP_GT", SCMP_CMP_GT },
     { "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
   };
   size_t i;
@@ -287,7 +291,7 @@ build_filter (const json_t *seccomp)
         {
           const json_t *a = args->items[k], *v2 = json_get (a, "valueTwo");
           assert_true (n < 6);
-          cmp[n].arg = (unsigned) number (json_get (a, "index"));
+          cmp[n].arg = (unsigned)number (json_get (a, "index"));
           cmp[n].op = op_of (json_string (json_get (a, "op")));
           cmp[n].datum_a = number (json_get (a, "value"));
           cmp[n].datum_b = v2 ? number (v2) : 0;
@@ -345,7 +349,7 @@ test_entitle_seccomp_apply_sock_unix_deny_default (void **state)
   const json_t *seccomp, *rule = NULL;
   size_t i, n;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
@@ -379,17 +383,17 @@ test_entitle_seccomp_apply_sock_unix_drops_repeated_index (void **state)
   /* Conditions on index 0 twice: runc reads "x >= 2 OR x <= 10", crun
      "x >= 2 AND x <= 10".  entitle must not write such a rule.  */
   static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
-    "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
-    "  {\"index\": 0, \"value\": 2, \"op\": \"SCMP_CMP_GE\"},"
-    "  {\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_LE\"}]},"
-    "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
-    "  {\"index\": 1, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]},"
-    "{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}";
+                                "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+                                "  {\"index\": 0, \"value\": 2, \"op\": \"SCMP_CMP_GE\"},"
+                                "  {\"index\": 0, \"value\": 10, \"op\": \"SCMP_CMP_LE\"}]},"
+                                "{\"names\": [\"socket\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+                                "  {\"index\": 1, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                "{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ALLOW\"}]}";
   cleanup_json json_t *spec = spec_with (profile);
   struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_UNIX };
   const json_t *seccomp, *rule = NULL, *args;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   assert_no_repeated_index (seccomp);
@@ -409,7 +413,7 @@ test_entitle_seccomp_apply_deny_ptrace_whatever_args (void **state)
   struct entitle_seccomp_plan_s plan = { .deny = deny };
   const json_t *seccomp;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   /* The big rule and the rule with arguments both lose it.  */
@@ -425,9 +429,9 @@ static void
 test_entitle_seccomp_apply_deny_under_allow_default (void **state)
 {
   static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
-    "{\"names\": [\"ptrace\", \"getpid\"], \"action\": \"SCMP_ACT_LOG\"},"
-    "{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
-    "{\"names\": [\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}";
+                                "{\"names\": [\"ptrace\", \"getpid\"], \"action\": \"SCMP_ACT_LOG\"},"
+                                "{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]},"
+                                "{\"names\": [\"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\"}]}";
   cleanup_json json_t *spec = spec_with (profile);
   char *deny[] = { "ptrace", NULL };
   struct entitle_seccomp_plan_s plan = { .deny = deny };
@@ -435,7 +439,7 @@ test_entitle_seccomp_apply_deny_under_allow_default (void **state)
   size_t i;
   bool denied = false;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   syscalls = json_get (seccomp, "syscalls");
@@ -465,7 +469,7 @@ test_entitle_seccomp_apply_sock_unix_under_allow_default (void **state)
   size_t i;
   bool socket_denied = false, socketcall_denied = false;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   syscalls = json_get (seccomp, "syscalls");
@@ -493,7 +497,7 @@ test_entitle_seccomp_apply_sock_user_deny_default (void **state)
   const json_t *seccomp, *syscalls;
   size_t i, n = 0;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   syscalls = json_get (seccomp, "syscalls");
@@ -546,7 +550,7 @@ test_entitle_seccomp_apply_keeps_untouched_numbers (void **state)
   char *before = NULL, *after = NULL, *all = NULL;
   size_t len, i;
 
-  (void) state;
+  (void)state;
   assert_int_equal (json_generate (expect, &before, &len, &err), 0);
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
@@ -580,7 +584,7 @@ test_entitle_seccomp_apply_personality_linux_only (void **state)
   const json_t *seccomp, *syscalls;
   size_t i, n = 0;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   syscalls = json_get (seccomp, "syscalls");
@@ -604,7 +608,7 @@ test_entitle_seccomp_apply_no_dev_mknod (void **state)
   struct entitle_seccomp_plan_s plan = { .fx = FX_NO_DEV_MKNOD };
   const json_t *seccomp;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   assert_false (allowed_unconditionally (seccomp, "mknod"));
@@ -624,7 +628,7 @@ test_entitle_seccomp_apply_clone_no_ns (void **state)
   size_t i;
   bool clone3_enosys = false;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   assert_int_equal (count_allowing (seccomp, "clone", &rule), 1);
@@ -650,7 +654,7 @@ test_entitle_seccomp_apply_allow_adds_one_rule (void **state)
   const json_t *seccomp, *syscalls, *rule;
   size_t n_before;
 
-  (void) state;
+  (void)state;
   n_before = json_get (json_get (json_get (spec, "linux"), "seccomp"), "syscalls")->n;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
@@ -678,15 +682,15 @@ static void
 test_entitle_seccomp_apply_allow_conditional (void **state)
 {
   static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
-    "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"},"
-    "{\"names\": [\"mlock\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
-    "  {\"index\": 1, \"value\": 4096, \"op\": \"SCMP_CMP_LE\"}]}]}";
+                                "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"},"
+                                "{\"names\": [\"mlock\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+                                "  {\"index\": 1, \"value\": 4096, \"op\": \"SCMP_CMP_LE\"}]}]}";
   cleanup_json json_t *spec = spec_with (profile);
   char *allow[] = { "mlock", "munlock", NULL };
   struct entitle_seccomp_plan_s plan = { .allow = allow };
   const json_t *seccomp;
 
-  (void) state;
+  (void)state;
   apply_ok (spec, &plan);
   seccomp = seccomp_of (spec);
   assert_true (allowed_unconditionally (seccomp, "munlock"));
@@ -704,7 +708,7 @@ test_entitle_seccomp_apply_unresolvable_deny (void **state)
   struct entitle_ctx_s ctx;
   entitle_error_t err = NULL;
 
-  (void) state;
+  (void)state;
   /* Under an allowing default, a deny libseccomp cannot place is a
      restriction that cannot be enforced.  */
   {
@@ -727,7 +731,7 @@ test_entitle_seccomp_apply_unresolvable_deny (void **state)
 static void
 test_entitle_seccomp_apply_no_section (void **state)
 {
-  (void) state;
+  (void)state;
   /* Allowances alone: no filter is as open as it gets already.  */
   {
     cleanup_json json_t *spec = spec_with (NULL);
@@ -769,8 +773,8 @@ arch_token (const char *scmp_arch)
   assert_non_null (scmp_arch);
   assert_int_equal (strncmp (scmp_arch, "SCMP_ARCH_", 10), 0);
   for (i = 0; scmp_arch[10 + i] && i < sizeof (lower) - 1; i++)
-    lower[i] = (char) (scmp_arch[10 + i] >= 'A' && scmp_arch[10 + i] <= 'Z' ? scmp_arch[10 + i] + 32
-                                                                            : scmp_arch[10 + i]);
+    lower[i] = (char)(scmp_arch[10 + i] >= 'A' && scmp_arch[10 + i] <= 'Z' ? scmp_arch[10 + i] + 32
+                                                                           : scmp_arch[10 + i]);
   lower[i] = '\0';
   return seccomp_arch_resolve_name (lower);
 }
@@ -802,7 +806,7 @@ test_entitle_seccomp_generate_unprivileged (void **state)
                                         "clone3", "reboot", "swapon" };
   size_t i;
 
-  (void) state;
+  (void)state;
   assert_non_null (seccomp);
   assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
   assert_native_arch (seccomp);
@@ -833,7 +837,7 @@ test_entitle_seccomp_generate_names_of_every_architecture (void **state)
   const json_t *archs = json_get (seccomp, "architectures");
   size_t i;
 
-  (void) state;
+  (void)state;
   for (i = 0; i < archs->n; i++)
     {
       const char *a = json_string (archs->items[i]);
@@ -853,7 +857,7 @@ test_entitle_seccomp_generate_ptrace_with_cap (void **state)
   cleanup_json json_t *process = process_with_bounding (caps);
   cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
 
-  (void) state;
+  (void)state;
   assert_true (allowed_unconditionally (seccomp, "ptrace"));
   assert_true (allowed_unconditionally (seccomp, "process_vm_readv"));
   assert_int_equal (count_allowing (seccomp, "mount", NULL), 0);
@@ -868,7 +872,7 @@ test_entitle_seccomp_generate_sys_admin (void **state)
   cleanup_json json_t *process = process_with_bounding (caps);
   cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
 
-  (void) state;
+  (void)state;
   assert_true (allowed_unconditionally (seccomp, "mount"));
   assert_true (allowed_unconditionally (seccomp, "unshare"));
   assert_true (allowed_unconditionally (seccomp, "clone"));
@@ -885,7 +889,7 @@ test_entitle_seccomp_generate_no_capabilities_object (void **state)
   cleanup_json json_t *process = json_new (JSON_OBJECT);
   cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
 
-  (void) state;
+  (void)state;
   /* No capabilities object: the runtime keeps every capability.  */
   assert_true (allowed_unconditionally (seccomp, "ptrace"));
   assert_true (allowed_unconditionally (seccomp, "mount"));
@@ -896,7 +900,7 @@ test_entitle_seccomp_generate_no_capabilities_object (void **state)
 static void
 test_entitle_seccomp_action_allows_actions (void **state)
 {
-  (void) state;
+  (void)state;
   assert_true (entitle_seccomp_action_allows ("SCMP_ACT_ALLOW"));
   assert_true (entitle_seccomp_action_allows ("SCMP_ACT_LOG"));
   assert_true (entitle_seccomp_action_allows ("SCMP_ACT_TRACE"));
@@ -918,7 +922,7 @@ test_entitle_seccomp_allowed_names_sorted_unique (void **state)
                                            "{\"names\": [\"read\", \"close\"], \"action\": \"SCMP_ACT_LOG\"}]}");
   char **names = entitle_seccomp_allowed_names (seccomp), **p;
 
-  (void) state;
+  (void)state;
   assert_string_equal (names[0], "close");
   assert_string_equal (names[1], "read");
   assert_string_equal (names[2], "write");

@@ -5,6 +5,7 @@
 #include <sys/capability.h>
 #include <sys/prctl.h>
 #include "caps.h"
+#include "utils.h"
 
 static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted",
                                         "ambient" };
@@ -45,15 +46,6 @@ add_to (json_t *set, const char *name)
 {
   if (json_array_find_string (set, name) < 0)
     json_push (set, json_new_string (name));
-}
-
-static bool
-listed (char *const *list, const char *name)
-{
-  for (; list && *list; list++)
-    if (strcmp (*list, name) == 0)
-      return true;
-  return false;
 }
 
 /* Root keeps its capabilities across exec through the permitted set; any
@@ -115,7 +107,7 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
       drop_from (json_get (caps, cap_sets[i]), *p);
   for (char *const *p = add; p && *p; p++)
     {
-      if (listed (drop, *p))
+      if (entitle_strv_has (drop, *p))
         continue;
       if (cap_value (*p, &v) < 0)
         return entitle_make_error (err, EINVAL, "capability `%s` is unknown to this kernel", *p);

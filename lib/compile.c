@@ -39,15 +39,6 @@ strv_add_all (char ***v, size_t *n, const char *const *list)
     strv_add (v, n, *list);
 }
 
-static bool
-strv_has (char *const *v, const char *s)
-{
-  for (; v && *v; v++)
-    if (strcmp (*v, s) == 0)
-      return true;
-  return false;
-}
-
 static void
 effects_free (struct effects *e)
 {
@@ -231,11 +222,11 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   for (i = 0; i < n; i++)
     {
       bool held = entitle_caps_bounding_has (process, g[i].cap);
-      if (held && strv_has (e->cap_add, g[i].cap))
+      if (held && entitle_strv_has (e->cap_add, g[i].cap))
         strv_add_all (allow, n_allow, g[i].syscalls);
     }
   for (i = 0; i < n; i++)
-    if (strv_has (e->cap_drop, g[i].cap))
+    if (entitle_strv_has (e->cap_drop, g[i].cap))
       for (const char *const *s = g[i].syscalls; *s; s++)
         {
           bool other = false;
@@ -248,8 +239,8 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   plan->deny = *deny;
   plan->allow = *allow;
   plan->fx = e->fx & (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY);
-  plan->clone_no_ns = strv_has (e->cap_drop, "CAP_SYS_ADMIN");
-  plan->clone_ns = !plan->clone_no_ns && strv_has (e->cap_add, "CAP_SYS_ADMIN")
+  plan->clone_no_ns = entitle_strv_has (e->cap_drop, "CAP_SYS_ADMIN");
+  plan->clone_ns = !plan->clone_no_ns && entitle_strv_has (e->cap_add, "CAP_SYS_ADMIN")
                    && entitle_caps_bounding_has (process, "CAP_SYS_ADMIN");
 }
 

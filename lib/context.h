@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "config.h"
+#include "admin-config.h"
 #include "log.h"
 
 /* What one entitle call knows: where to log, the admin's config, and

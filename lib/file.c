@@ -63,31 +63,31 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
 }
 
 static int
-write_all (int fd, const char *buf, size_t len)
-{
-  while (len > 0)
-    {
-      ssize_t r = write (fd, buf, len);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r < 0)
-        return -1;
-      buf += r;
-      len -= (size_t)r;
-    }
-  return 0;
-}
-
-static int
 fill_temp (int fd, const struct stat *st, const char *buf, size_t len)
 {
-  if (write_all (fd, buf, len) < 0)
+  if (entitle_write_all (fd, buf, len) < 0)
     return -1;
   if (fchmod (fd, st->st_mode & 07777) < 0)
     return -1;
   if ((geteuid () == 0 || st->st_uid != geteuid ()) && fchown (fd, st->st_uid, st->st_gid) < 0)
     return -1;
   return fsync (fd);
+}
+
+int
+entitle_write_all (int fd, const char *buf, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t r = write (fd, buf, len);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        return -1;
+      buf += r;
+      len -= (size_t)r;
+    }
+  return 0;
 }
 
 int

@@ -15,6 +15,9 @@
 int entitle_file_read (const char *path, size_t max, char **buf, size_t *len,
                        entitle_error_t *err);
 
+/** write(2) all of @buf, across short writes and EINTR; -1 on error. */
+int entitle_write_all (int fd, const char *buf, size_t len);
+
 /**
  * Replace @path with @len bytes of @buf atomically: a temporary file in the
  * same directory, fsync, rename, fsync of the directory.  The file's mode

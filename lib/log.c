@@ -8,25 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
+#include "file.h"
 #include "log.h"
 #include "utils.h"
 
 static const char *const level_names[] = { "error", "warning", "info", "debug" };
-
-static void
-write_all (int fd, const char *buf, size_t len)
-{
-  while (len > 0)
-    {
-      ssize_t r = write (fd, buf, len);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        return;
-      buf += r;
-      len -= (size_t)r;
-    }
-}
 
 /* {"level":"error","msg":"...","time":"2006-01-02T15:04:05Z"}: the shape
    of runc's logrus JSON lines.  */
@@ -54,8 +40,8 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   yajl_gen_map_close (g);
   if (yajl_gen_get_buf (g, &buf, &len) == yajl_gen_status_ok)
     {
-      write_all (fd, (const char *)buf, len);
-      write_all (fd, "\n", 1);
+      entitle_write_all (fd, (const char *)buf, len);
+      entitle_write_all (fd, "\n", 1);
     }
   yajl_gen_free (g);
 }
@@ -89,7 +75,7 @@ write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, c
       n = snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"%s\"\n", stamp,
                     level_names[level], msg);
       if (n > 0)
-        write_all (fd, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
+        entitle_write_all (fd, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
     }
 }
 
@@ -113,7 +99,7 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
   n = snprintf (line, sizeof (line), "entitle: %s%s\n",
                 level == ENTITLE_LOG_WARNING ? "warning: " : "", msg);
   if (n > 0 && level != ENTITLE_LOG_DEBUG)
-    write_all (STDERR_FILENO, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
+    entitle_write_all (STDERR_FILENO, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
   if (log && log->path)
     {
       snprintf (line, sizeof (line), "entitle: %s", msg);

@@ -3,7 +3,7 @@
 #define ENTITLE_RESOLVE_H
 
 #include <stdbool.h>
-#include "config.h"
+#include "admin-config.h"
 #include "entitlements.h"
 
 /* Sources and ladders (DESIGN §2): the admin's `require` is a floor, the

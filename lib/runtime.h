@@ -2,7 +2,7 @@
 #ifndef ENTITLE_RUNTIME_H
 #define ENTITLE_RUNTIME_H
 
-#include "config.h"
+#include "admin-config.h"
 #include "error.h"
 
 /**

@@ -369,15 +369,6 @@ apply_restriction (json_t *seccomp, const struct restriction *r)
     restrict_denying (seccomp, r);
 }
 
-static bool
-listed (char *const *list, const char *name)
-{
-  for (; list && *list; list++)
-    if (strcmp (*list, name) == 0)
-      return true;
-  return false;
-}
-
 /* Is @name a syscall libseccomp can place in a filter for any of the
    profile's architectures?  Unknown names are ignored by the runtimes.  */
 static bool
@@ -444,7 +435,7 @@ allow_all (struct entitle_ctx_s *ctx, json_t *seccomp, const struct entitle_secc
 
   for (char *const *p = plan->allow; p && *p; p++)
     {
-      if (listed (plan->deny, *p) || allowed_unconditionally (seccomp, *p) || json_array_find_string (names, *p) >= 0)
+      if (entitle_strv_has (plan->deny, *p) || allowed_unconditionally (seccomp, *p) || json_array_find_string (names, *p) >= 0)
         continue;
       if (!resolvable (seccomp, *p))
         {

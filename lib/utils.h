@@ -4,7 +4,9 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Cleanup helpers, as crun's utils.h.  */
@@ -52,6 +54,16 @@ cleanup_strvp (char ***v)
 #define cleanup_file  __attribute__ ((cleanup (cleanup_filep)))
 #define cleanup_dir   __attribute__ ((cleanup (cleanup_dirp)))
 #define cleanup_strv  __attribute__ ((cleanup (cleanup_strvp)))
+
+/* Is @s in the NULL-terminated @v (which may be NULL)?  */
+static inline bool
+entitle_strv_has (char *const *v, const char *s)
+{
+  for (; v && *v; v++)
+    if (strcmp (*v, s) == 0)
+      return true;
+  return false;
+}
 
 /* Hand ownership of *p out of a cleanup scope.  */
 static inline void *

@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <linux/capability.h>
 #include <cmocka.h>
+#include "unit.h"
 #include "compile.h"
 #include "context.h"
 #include "json.h"
@@ -18,8 +19,6 @@
 
 /* The whole rewrite of a config.json: sources, the trust rule, and what
    each entitlement compiles to (DESIGN §2, §3).  */
-
-#define CONFIG_PATH "/etc/entitle/entitle.json"
 
 /* What `runc spec` writes, trimmed; no seccomp section, no network
    namespace, no noNewPrivileges, /proc/sys not read-only.  */
@@ -71,38 +70,6 @@ no_config (struct entitle_config_s *cfg)
   cfg->defaults = (char **)no_list;
   cfg->grant = (char **)no_list;
   cfg->require = (char **)no_list;
-}
-
-static char **
-empty_list (void)
-{
-  char **l = calloc (1, sizeof (char *));
-  assert_non_null (l);
-  return l;
-}
-
-static void
-config_from (struct entitle_config_s *cfg, const char *json)
-{
-  entitle_error_t err = NULL;
-
-  memset (cfg, 0, sizeof (*cfg));
-  cfg->defaults = empty_list ();
-  cfg->grant = empty_list ();
-  cfg->require = empty_list ();
-  if (entitle_config_parse (cfg, CONFIG_PATH, json, strlen (json), &err) < 0)
-    fail_msg ("entitle_config_parse: %s", err->msg);
-}
-
-static json_t *
-parse_ok (const char *s)
-{
-  entitle_error_t err = NULL;
-  json_t *v = NULL;
-
-  if (json_parse (s, strlen (s), &v, &err) < 0)
-    fail_msg ("json_parse: %s", err->msg);
-  return v;
 }
 
 /* The runc spec with annotation io.entitle.entitlements = @list (none

@@ -9,39 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit.h"
 #include "catalogue.h"
 #include "entitlements.h"
 #include "resolve.h"
 
 /* The catalogue, the entitlement syntax, the resolver's sources and
    ladders, the grant globs and the admin config (DESIGN §2, §3).  */
-
-#define CONFIG_PATH "/etc/entitle/entitle.json"
-
-static char **
-empty_list (void)
-{
-  char **l = calloc (1, sizeof (char *));
-  assert_non_null (l);
-  return l;
-}
-
-/* An admin config from JSON text, prepared as entitle_config_load does.  */
-static void
-config_from (struct entitle_config_s *cfg, const char *json)
-{
-  entitle_error_t err = NULL;
-  int ret;
-
-  memset (cfg, 0, sizeof (*cfg));
-  cfg->defaults = empty_list ();
-  cfg->grant = empty_list ();
-  cfg->require = empty_list ();
-  ret = entitle_config_parse (cfg, CONFIG_PATH, json, strlen (json), &err);
-  if (ret < 0)
-    fail_msg ("entitle_config_parse `%s`: %s", json, err->msg);
-  assert_true (cfg->present);
-}
 
 /* Parse @json as an admin config, expecting a refusal; returns the message.  */
 static char *
@@ -53,9 +27,6 @@ config_fails (const char *json)
   int ret;
 
   memset (&cfg, 0, sizeof (cfg));
-  cfg.defaults = empty_list ();
-  cfg.grant = empty_list ();
-  cfg.require = empty_list ();
   ret = entitle_config_parse (&cfg, CONFIG_PATH, json, strlen (json), &err);
   assert_true (ret < 0);
   assert_non_null (err);

@@ -8,26 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "unit.h"
 #include "json.h"
 
 /* The JSON layer of a lossless config.json rewrite: what is parsed must
    come back out as written (key order, duplicate keys, number text), and
    what is malformed must be refused with a one-line message.  */
-
-static json_t *
-parse_ok (const char *s)
-{
-  entitle_error_t err = NULL;
-  json_t *v = NULL;
-  int ret = json_parse (s, strlen (s), &v, &err);
-
-  if (ret < 0)
-    fail_msg ("json_parse `%s`: %s", s, err->msg);
-  assert_int_equal (ret, 0);
-  assert_null (err);
-  assert_non_null (v);
-  return v;
-}
 
 /* Parse @s, expecting a refusal; returns the message (malloc'd).  */
 static char *

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "unit.h"
 #include "catalogue.h"
 #include "context.h"
 #include "json.h"
@@ -61,17 +62,6 @@ static const char untouched_rule[] = "{\"names\": [\"fadvise64\"], \"action\": \
 static struct entitle_log_s test_log = { .path = NULL };
 
 static char *const no_list[] = { NULL };
-
-static json_t *
-parse_ok (const char *s)
-{
-  entitle_error_t err = NULL;
-  json_t *v = NULL;
-
-  if (json_parse (s, strlen (s), &v, &err) < 0)
-    fail_msg ("json_parse: %s", err->msg);
-  return v;
-}
 
 static void
 init_config (struct entitle_config_s *cfg, bool warn)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef ENTITLE_CONFIG_H
-#define ENTITLE_CONFIG_H
+#ifndef ENTITLE_ADMIN_CONFIG_H
+#define ENTITLE_ADMIN_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
+#include "admin-config.h"
 #include "file.h"
 #include "json.h"
 #include "utils.h"

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "admin-config.h"
 #include "log.h"
 
@@ -18,7 +19,8 @@ struct entitle_ctx_s
   int selinux_enabled;
   int apparmor_enabled;
   int bounding_read;
-  uint64_t bounding; /**< entitle's own bounding set */
+  uint64_t bounding;    /**< entitle's own bounding set */
+  char **syscall_names; /**< every syscall of the host's architectures */
 };
 
 static inline void
@@ -31,6 +33,17 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->apparmor_enabled = -1;
   ctx->bounding_read = 0;
   ctx->bounding = 0;
+  ctx->syscall_names = NULL;
+}
+
+static inline void
+entitle_ctx_release (struct entitle_ctx_s *ctx)
+{
+  char **p;
+  for (p = ctx->syscall_names; p && *p; p++)
+    free (*p);
+  free (ctx->syscall_names);
+  ctx->syscall_names = NULL;
 }
 
 #endif

@@ -63,10 +63,11 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
   if (json_get (annotations, ENTITLE_ANNOTATION_APPLIED))
     {
       cleanup_json json_t *copy = json_clone (spec);
-      struct entitle_ctx_s quiet = *ctx;
+      const struct entitle_log_s *log = ctx->log;
 
-      quiet.log = NULL;
-      ret = entitle_compile (&quiet, copy, &final, err);
+      ctx->log = NULL;
+      ret = entitle_compile (ctx, copy, &final, err);
+      ctx->log = log;
       if (UNLIKELY (ret < 0))
         return ret;
       if (!entitle_widens (copy, spec))

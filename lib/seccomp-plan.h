@@ -34,7 +34,7 @@ int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
  * architecture and its sub-architectures, every syscall libseccomp knows
  * except the privileged ones, which @process's bounding set gates.
  */
-json_t *entitle_seccomp_generate (const json_t *process);
+json_t *entitle_seccomp_generate (struct entitle_ctx_s *ctx, const json_t *process);
 
 /** Is @action one that lets the syscall run (ALLOW, LOG, TRACE, NOTIFY)? */
 bool entitle_seccomp_action_allows (const char *action);

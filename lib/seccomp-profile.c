@@ -129,22 +129,53 @@ gate (const json_t *process, const char *name)
   return r;
 }
 
-static void
-add_arch_names (json_t *names, uint32_t token, const json_t *process)
+static int
+compare_name (const void *a, const void *b)
 {
-  /* x32 numbers carry a high bit; libseccomp resolves them unmasked.  */
-  int base = token == SCMP_ARCH_X32 ? 0x40000000 : 0, nr;
+  return strcmp (*(char *const *)a, *(char *const *)b);
+}
 
-  for (nr = 0; nr < 1024; nr++)
+/* Every syscall libseccomp knows for the host's architectures, sorted and
+   unique.  Resolving numbers is the costly part of a profile: it is done
+   once per call and kept in the context.  */
+static char **
+host_syscalls (struct entitle_ctx_s *ctx)
+{
+  const char *const *a = host_archs ();
+  size_t n = 0, cap = 2048, i, j;
+  char **names;
+
+  if (ctx->syscall_names)
+    return ctx->syscall_names;
+  names = malloc (cap * sizeof (char *));
+  for (; names && (a == NULL || *a); a = a ? a + 1 : NULL)
     {
-      char *name = seccomp_syscall_resolve_num_arch (token, base + nr);
-      if (name == NULL)
-        continue;
-      if (!in (never, sizeof (never) / sizeof (never[0]), name) && gate (process, name) > 0
-          && json_array_find_string (names, name) < 0)
-        json_push (names, json_new_string (name));
-      free (name);
+      /* An architecture entitle has no map for: its native names only.  */
+      uint32_t token = a ? arch_token (*a) : seccomp_arch_native ();
+      /* x32 numbers carry a high bit; libseccomp resolves them unmasked.  */
+      int base = token == SCMP_ARCH_X32 ? 0x40000000 : 0, nr;
+      for (nr = 0; token && nr < 1024 && n + 1 < cap; nr++)
+        {
+          char *name = seccomp_syscall_resolve_num_arch (token, base + nr);
+          if (name)
+            names[n++] = name;
+        }
+      if (a == NULL)
+        break;
     }
+  if (names == NULL)
+    abort ();
+  qsort (names, n, sizeof (char *), compare_name);
+  for (i = 0, j = 0; i < n; i++)
+    {
+      if (j > 0 && strcmp (names[j - 1], names[i]) == 0)
+        free (names[i]);
+      else
+        names[j++] = names[i];
+    }
+  names[j] = NULL;
+  ctx->syscall_names = names;
+  return names;
 }
 
 static json_t *
@@ -194,23 +225,20 @@ add_special (json_t *syscalls, const json_t *process)
 }
 
 json_t *
-entitle_seccomp_generate (const json_t *process)
+entitle_seccomp_generate (struct entitle_ctx_s *ctx, const json_t *process)
 {
   json_t *s = json_new (JSON_OBJECT), *archs = json_new (JSON_ARRAY);
   json_t *syscalls = json_new (JSON_ARRAY), *names = json_new (JSON_ARRAY), *allow;
   const char *const *a = host_archs ();
+  char **n;
 
   json_set (s, "defaultAction", json_new_string ("SCMP_ACT_ERRNO"));
   json_set (s, "defaultErrnoRet", json_new_uint (1));
   for (; a && *a; a++)
-    {
-      json_push (archs, json_new_string (*a));
-      uint32_t token = arch_token (*a);
-      if (token)
-        add_arch_names (names, token, process);
-    }
-  if (archs->n == 0)
-    add_arch_names (names, seccomp_arch_native (), process);
+    json_push (archs, json_new_string (*a));
+  for (n = host_syscalls (ctx); *n; n++)
+    if (!in (never, sizeof (never) / sizeof (never[0]), *n) && gate (process, *n) > 0)
+      json_push (names, json_new_string (*n));
   json_set (s, "architectures", archs);
   allow = json_new (JSON_OBJECT);
   json_set (allow, "names", names);

@@ -504,7 +504,7 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
       /* No filter: everything is allowed already.  */
       if (!needs_profile (plan))
         return 0;
-      seccomp = entitle_seccomp_generate (json_get (spec, "process"));
+      seccomp = entitle_seccomp_generate (ctx, json_get (spec, "process"));
       json_set (linux_, "seccomp", seccomp);
     }
   for (i = 0; i < N (restrictions); i++)

@@ -130,14 +130,18 @@ widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitl
   cleanup_json json_t *copy = json_clone (spec);
   struct entitle_set_s one = { (struct entitle_request_s *)req, 1 };
   struct entitle_config_s quiet = *ctx->config;
-  struct entitle_ctx_s alone = *ctx;
+  const struct entitle_config_s *config = ctx->config;
+  const struct entitle_log_s *log = ctx->log;
   int ret;
 
-  /* Judge what the entitlement would do, not whether it can be done.  */
+  /* Judge what the entitlement would do, not whether it can be done, and
+     say nothing: the context keeps what it memoized.  */
   quiet.warn_unenforceable = true;
-  alone.config = &quiet;
-  alone.log = NULL;
-  ret = entitle_compile (&alone, copy, &one, err);
+  ctx->config = &quiet;
+  ctx->log = NULL;
+  ret = entitle_compile (ctx, copy, &one, err);
+  ctx->config = config;
+  ctx->log = log;
   if (UNLIKELY (ret < 0))
     return ret;
   *widens = entitle_widens (spec, copy);

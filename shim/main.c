@@ -107,6 +107,7 @@ main (int argc, char **argv)
       entitle_log_error (&log, "%s", err->msg);
       entitle_error_release (&err);
     }
+  entitle_ctx_release (&ctx);
   entitle_config_free (&cfg);
   return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -106,6 +106,21 @@ apply_ok (json_t *spec, const struct entitle_seccomp_plan_s *plan)
   if (entitle_seccomp_apply (&ctx, spec, plan, &err) < 0)
     fail_msg ("entitle_seccomp_apply: %s", err->msg);
   assert_null (err);
+  entitle_ctx_release (&ctx);
+}
+
+static json_t *
+generate (const json_t *process)
+{
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  json_t *seccomp;
+
+  init_config (&cfg, false);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  seccomp = entitle_seccomp_generate (&ctx, process);
+  entitle_ctx_release (&ctx);
+  return seccomp;
 }
 
 static bool
@@ -790,7 +805,7 @@ static void
 test_entitle_seccomp_generate_unprivileged (void **state)
 {
   cleanup_json json_t *process = process_with_bounding (docker_caps);
-  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  cleanup_json json_t *seccomp = generate (process);
   static const char *const denied[] = { "ptrace", "mount", "umount2", "kexec_load", "unshare", "setns",
                                         "init_module", "bpf", "keyctl", "userfaultfd", "process_vm_readv",
                                         "clone3", "reboot", "swapon" };
@@ -823,7 +838,7 @@ test_entitle_seccomp_generate_names_of_every_architecture (void **state)
 {
   static const char *const compat_names[] = { "mmap2", "_llseek", "fcntl64", "fstat64", NULL };
   cleanup_json json_t *process = process_with_bounding (docker_caps);
-  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  cleanup_json json_t *seccomp = generate (process);
   const json_t *archs = json_get (seccomp, "architectures");
   size_t i;
 
@@ -845,7 +860,7 @@ test_entitle_seccomp_generate_ptrace_with_cap (void **state)
 {
   static const char *const caps[] = { "CAP_KILL", "CAP_SYS_PTRACE", NULL };
   cleanup_json json_t *process = process_with_bounding (caps);
-  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  cleanup_json json_t *seccomp = generate (process);
 
   (void)state;
   assert_true (allowed_unconditionally (seccomp, "ptrace"));
@@ -860,7 +875,7 @@ test_entitle_seccomp_generate_sys_admin (void **state)
 {
   static const char *const caps[] = { "CAP_SYS_ADMIN", NULL };
   cleanup_json json_t *process = process_with_bounding (caps);
-  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  cleanup_json json_t *seccomp = generate (process);
 
   (void)state;
   assert_true (allowed_unconditionally (seccomp, "mount"));
@@ -877,7 +892,7 @@ static void
 test_entitle_seccomp_generate_no_capabilities_object (void **state)
 {
   cleanup_json json_t *process = json_new (JSON_OBJECT);
-  cleanup_json json_t *seccomp = entitle_seccomp_generate (process);
+  cleanup_json json_t *seccomp = generate (process);
 
   (void)state;
   /* No capabilities object: the runtime keeps every capability.  */

@@ -80,7 +80,6 @@ static const struct entitle_entry_s catalogue[] = {
 static const struct entitle_cap_syscalls_s cap_gated[] = {
   { "CAP_BPF", L ("bpf") },
   { "CAP_DAC_READ_SEARCH", L ("open_by_handle_at") },
-  { "CAP_IPC_LOCK", L ("mlock", "mlock2", "mlockall", "munlock", "munlockall") },
   { "CAP_PERFMON", L ("perf_event_open") },
   { "CAP_SYSLOG", L ("syslog") },
   { "CAP_SYS_ADMIN", L ("bpf", "fanotify_init", "fsconfig", "fsmount", "fsopen", "fspick",

@@ -214,14 +214,7 @@ ctr_run() {
   run --separate-stderr cr tasks exec --exec-id probe "$CTID" /bin/sh -c \
     "grep -E '^(Cap|NoNewPrivs)' /proc/self/status; echo ---; grep -E '^(Cap|NoNewPrivs)' /proc/1/status"
   [ "$status" -eq 0 ]
-  self=$(printf '%s\n' "$output" | sed '/^---$/,$d')
-  init=$(printf '%s\n' "$output" | sed '1,/^---$/d')
-  printf '%s\n' "$init" | grep -qx 'NoNewPrivs:[[:space:]]*1'
-  lacks_cap "$(cap_line "$init" CapEff)" $CAP_DAC_OVERRIDE
-  if [ "$self" != "$init" ]; then
-    printf 'ctr tasks exec:\n%s\ninit:\n%s\n' "$self" "$init" >&2
-    false
-  fi
+  same_as_init "ctr tasks exec"
 }
 
 @test "containerd: entitle's error reaches ctr through the runtime's JSON log" {

@@ -332,6 +332,45 @@ step_value() {
   cat "$BATS_TEST_TMPDIR/out/$1/$2.$3"
 }
 
+# lifecycle RUNTIME LABEL RUNNER: the whole life of one container, step by
+# step (numbered 1-create, 2-state-created, ...), as the bare RUNTIME (runc
+# or crun) and entitle in front of it are compared.  With crun the ps step
+# and the second delete are left out.
+lifecycle() {
+  local rt=$1 l=$2 r=$3 n=0
+  local state='del(.pid, .created)' list='map(del(.pid, .created))'
+  step "$l" $((++n))-create "$r" create -b "$BUNDLE" "$CTID"
+  step_json "$l" $((++n))-state-created "$state" "$r" state "$CTID"
+  step "$l" $((++n))-start "$r" start "$CTID"
+  step_json "$l" $((++n))-state-running "$state" "$r" state "$CTID"
+  step "$l" $((++n))-exec "$r" exec "$CTID" /bin/sh -c 'echo out; echo err >&2; exit 5'
+  [ "$rt" = crun ] || step_json "$l" $((++n))-ps-json 'length' "$r" ps --format json "$CTID"
+  step_json "$l" $((++n))-list-json "$list" "$r" list --format json
+  step "$l" $((++n))-list-quiet "$r" list -q
+  step "$l" $((++n))-kill "$r" kill "$CTID" KILL
+  wait_status "$r" "$CTID" stopped
+  step_json "$l" $((++n))-state-stopped "$state" "$r" state "$CTID"
+  step "$l" $((++n))-delete "$r" delete "$CTID"
+  step "$l" $((++n))-state-deleted "$r" state "$CTID"
+  [ "$rt" = crun ] || step "$l" $((++n))-delete-again "$r" delete "$CTID"
+}
+
+# same_as_init WHAT: $output (from run) is the status lines of the process
+# run by WHAT, a line `---`, then those of the container's init process;
+# init is confined (NoNewPrivs, no CAP_DAC_OVERRIDE) and the process has
+# exactly the same lines.
+same_as_init() {
+  local self init
+  self=$(printf '%s\n' "$output" | sed '/^---$/,$d')
+  init=$(printf '%s\n' "$output" | sed '1,/^---$/d')
+  printf '%s\n' "$init" | grep -qx 'NoNewPrivs:[[:space:]]*1' || return 1
+  lacks_cap "$(cap_line "$init" CapEff)" $CAP_DAC_OVERRIDE || return 1
+  if [ "$self" != "$init" ]; then
+    printf '%s:\n%s\ninit:\n%s\n' "$1" "$self" "$init" >&2
+    return 1
+  fi
+}
+
 # fingerprint DIR: names, types, modes, owners, sizes, link targets and
 # contents of everything under DIR (not times), to prove nothing changed.
 fingerprint() {

@@ -33,6 +33,56 @@ assert_str (const char *got, const char *expected)
     }
 }
 
+/* A string field of struct entitle_args_s and what it must be (NULL: must
+   be NULL).  */
+struct want
+{
+  const char *field;
+  size_t offset;
+  const char *value;
+};
+
+/* clang-format off */
+#define WANT(f, v) { #f, offsetof (struct entitle_args_s, f), v }
+/* clang-format on */
+
+/* A command line and the fields it must parse to, checked in order.  */
+struct parse_case
+{
+  char *argv[16];
+  struct want want[5];
+};
+
+/* Tests that only check string fields: the state is an array of cases
+   ending with one whose argv is empty.  */
+static void
+test_parse_cases (void **state)
+{
+  const struct parse_case *c;
+
+  for (c = *state; c->argv[0] != NULL; c++)
+    {
+      struct entitle_args_s a;
+      const struct want *w;
+      int argc = 0;
+
+      while (c->argv[argc] != NULL)
+        argc++;
+      parse (argc, c->argv, &a);
+      for (w = c->want; w->field != NULL; w++)
+        assert_str (*(const char *const *)((const char *)&a + w->offset), w->value);
+    }
+}
+
+/* clang-format off */
+#define NO_MORE_CASES { { NULL }, { { NULL, 0, NULL } } }
+/* clang-format on */
+
+#define PARSE_CASES(test, cases)                                           \
+  {                                                                        \
+    .name = #test, .test_func = test_parse_cases, .initial_state = (cases) \
+  }
+
 static void
 test_entitle_args_parse_globals_and_create (void **state)
 {
@@ -95,94 +145,45 @@ test_entitle_args_parse_bundle_spellings (void **state)
     }
 }
 
-static void
-test_entitle_args_parse_bundle_after_id (void **state)
-{
-  char *argv[] = { "runc", "create", "id", "--bundle", "/b" };
-  struct entitle_args_s a;
+/* runc reorders flags after the positional argument of create.  */
+static struct parse_case bundle_after_id[] = {
+  { { "runc", "create", "id", "--bundle", "/b" }, { WANT (id, "id"), WANT (bundle, "/b") } },
+  NO_MORE_CASES,
+};
 
-  (void)state;
-  /* runc reorders flags after the positional argument of create.  */
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.id, "id");
-  assert_str (a.bundle, "/b");
-}
+/* As Go's flag package and argp: the last occurrence counts.  */
+static struct parse_case last_bundle_wins[] = {
+  { { "runc", "create", "-b", "/a", "id", "--bundle=/b" }, { WANT (bundle, "/b"), WANT (id, "id") } },
+  NO_MORE_CASES,
+};
 
-static void
-test_entitle_args_parse_last_bundle_wins (void **state)
-{
-  char *argv[] = { "runc", "create", "-b", "/a", "id", "--bundle=/b" };
-  struct entitle_args_s a;
+/* Split on the first `=` only.  */
+static struct parse_case equals_in_value[] = {
+  { { "runc", "create", "-b=/foo/=bar", "id" }, { WANT (bundle, "/foo/=bar"), WANT (id, "id") } },
+  NO_MORE_CASES,
+};
 
-  (void)state;
-  /* As Go's flag package and argp: the last occurrence counts.  */
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.bundle, "/b");
-  assert_str (a.id, "id");
-}
+static struct parse_case crun_config[] = {
+  { { "crun", "create", "-f", "cfg.json", "id" }, { WANT (config, "cfg.json"), WANT (id, "id"), WANT (bundle, NULL) } },
+  { { "crun", "run", "--config=cfg.json", "--bundle", "/b", "id" },
+    { WANT (config, "cfg.json"), WANT (bundle, "/b"), WANT (id, "id") } },
+  NO_MORE_CASES,
+};
 
-static void
-test_entitle_args_parse_equals_in_value (void **state)
-{
-  char *argv[] = { "runc", "create", "-b=/foo/=bar", "id" };
-  struct entitle_args_s a;
+/* A flag's value is never the id.  */
+static struct parse_case value_flags_skip_values[] = {
+  { { "runc", "create", "--console-socket", "/s", "--pid-file", "/p", "--preserve-fds", "3", "--no-pivot", "-b", "/b",
+      "id" },
+    { WANT (id, "id"), WANT (bundle, "/b") } },
+  NO_MORE_CASES,
+};
 
-  (void)state;
-  /* Split on the first `=` only.  */
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.bundle, "/foo/=bar");
-  assert_str (a.id, "id");
-}
-
-static void
-test_entitle_args_parse_crun_config (void **state)
-{
-  char *short_flag[] = { "crun", "create", "-f", "cfg.json", "id" };
-  char *long_flag[] = { "crun", "run", "--config=cfg.json", "--bundle", "/b", "id" };
-  struct entitle_args_s a;
-
-  (void)state;
-  parse (ARGC (short_flag), short_flag, &a);
-  assert_str (a.config, "cfg.json");
-  assert_str (a.id, "id");
-  assert_str (a.bundle, NULL);
-  parse (ARGC (long_flag), long_flag, &a);
-  assert_str (a.config, "cfg.json");
-  assert_str (a.bundle, "/b");
-  assert_str (a.id, "id");
-}
-
-static void
-test_entitle_args_parse_value_flags_skip_values (void **state)
-{
-  char *argv[] = { "runc", "create", "--console-socket", "/s", "--pid-file", "/p", "--preserve-fds", "3",
-                   "--no-pivot", "-b", "/b", "id" };
-  struct entitle_args_s a;
-
-  (void)state;
-  /* A flag's value is never the id.  */
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.id, "id");
-  assert_str (a.bundle, "/b");
-}
-
-static void
-test_entitle_args_parse_exec_process (void **state)
-{
-  char *argv[] = { "runc", "exec", "--process", "/p.json", "ctr" };
-  char *short_flag[] = { "runc", "exec", "-d", "--pid-file", "/pid", "-p", "/p.json", "ctr" };
-  struct entitle_args_s a;
-
-  (void)state;
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.command, "exec");
-  assert_str (a.process, "/p.json");
-  assert_str (a.id, "ctr");
-  assert_str (a.bundle, NULL);
-  parse (ARGC (short_flag), short_flag, &a);
-  assert_str (a.process, "/p.json");
-  assert_str (a.id, "ctr");
-}
+static struct parse_case exec_process[] = {
+  { { "runc", "exec", "--process", "/p.json", "ctr" },
+    { WANT (command, "exec"), WANT (process, "/p.json"), WANT (id, "ctr"), WANT (bundle, NULL) } },
+  { { "runc", "exec", "-d", "--pid-file", "/pid", "-p", "/p.json", "ctr" }, { WANT (process, "/p.json"), WANT (id, "ctr") } },
+  NO_MORE_CASES,
+};
 
 static void
 test_entitle_args_parse_exec_stops_at_positional (void **state)
@@ -204,39 +205,18 @@ test_entitle_args_parse_exec_stops_at_positional (void **state)
   assert_false (a.missing_value);
 }
 
-static void
-test_entitle_args_parse_exec_double_dash (void **state)
-{
-  char *argv[] = { "runc", "exec", "-p", "/p.json", "--", "ctr" };
-  char *after[] = { "runc", "exec", "ctr", "--", "-p", "/x" };
-  struct entitle_args_s a;
+static struct parse_case exec_double_dash[] = {
+  { { "runc", "exec", "-p", "/p.json", "--", "ctr" }, { WANT (process, "/p.json"), WANT (id, "ctr") } },
+  { { "runc", "exec", "ctr", "--", "-p", "/x" }, { WANT (id, "ctr"), WANT (process, NULL) } },
+  NO_MORE_CASES,
+};
 
-  (void)state;
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.process, "/p.json");
-  assert_str (a.id, "ctr");
-  parse (ARGC (after), after, &a);
-  assert_str (a.id, "ctr");
-  assert_str (a.process, NULL);
-}
-
-static void
-test_entitle_args_parse_ps (void **state)
-{
-  char *argv[] = { "runc", "ps", "ctr", "-ef" };
-  char *format[] = { "runc", "ps", "-f", "json", "ctr" };
-  struct entitle_args_s a;
-
-  (void)state;
-  parse (ARGC (argv), argv, &a);
-  assert_str (a.command, "ps");
-  assert_str (a.id, "ctr");
-  assert_str (a.config, NULL);
+static struct parse_case ps[] = {
+  { { "runc", "ps", "ctr", "-ef" }, { WANT (command, "ps"), WANT (id, "ctr"), WANT (config, NULL) } },
   /* ps's -f is --format, not crun's --config.  */
-  parse (ARGC (format), format, &a);
-  assert_str (a.id, "ctr");
-  assert_str (a.config, NULL);
-}
+  { { "runc", "ps", "-f", "json", "ctr" }, { WANT (id, "ctr"), WANT (config, NULL) } },
+  NO_MORE_CASES,
+};
 
 static void
 test_entitle_args_parse_debug_state (void **state)
@@ -405,15 +385,15 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_entitle_args_parse_globals_and_create),
     cmocka_unit_test (test_entitle_args_parse_bundle_spellings),
-    cmocka_unit_test (test_entitle_args_parse_bundle_after_id),
-    cmocka_unit_test (test_entitle_args_parse_last_bundle_wins),
-    cmocka_unit_test (test_entitle_args_parse_equals_in_value),
-    cmocka_unit_test (test_entitle_args_parse_crun_config),
-    cmocka_unit_test (test_entitle_args_parse_value_flags_skip_values),
-    cmocka_unit_test (test_entitle_args_parse_exec_process),
+    PARSE_CASES (test_entitle_args_parse_bundle_after_id, bundle_after_id),
+    PARSE_CASES (test_entitle_args_parse_last_bundle_wins, last_bundle_wins),
+    PARSE_CASES (test_entitle_args_parse_equals_in_value, equals_in_value),
+    PARSE_CASES (test_entitle_args_parse_crun_config, crun_config),
+    PARSE_CASES (test_entitle_args_parse_value_flags_skip_values, value_flags_skip_values),
+    PARSE_CASES (test_entitle_args_parse_exec_process, exec_process),
     cmocka_unit_test (test_entitle_args_parse_exec_stops_at_positional),
-    cmocka_unit_test (test_entitle_args_parse_exec_double_dash),
-    cmocka_unit_test (test_entitle_args_parse_ps),
+    PARSE_CASES (test_entitle_args_parse_exec_double_dash, exec_double_dash),
+    PARSE_CASES (test_entitle_args_parse_ps, ps),
     cmocka_unit_test (test_entitle_args_parse_debug_state),
     cmocka_unit_test (test_entitle_args_parse_pass_through_globals),
     cmocka_unit_test (test_entitle_args_parse_help_version),

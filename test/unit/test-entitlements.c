@@ -81,13 +81,6 @@ parse_one_fails (const char *s)
   return msg;
 }
 
-static void
-assert_contains (const char *haystack, const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    fail_msg ("`%s` does not contain `%s`", haystack, needle);
-}
-
 /* Resolve @requested (a list) under @cfg_json; returns the formatted final
    set, or NULL with *msg set.  */
 static char *
@@ -153,6 +146,21 @@ granted (const char *cfg_json, const char *entitlement)
   entitle_config_free (&cfg);
   return r;
 }
+
+/* Under @cfg_json each entitlement of @yes is granted and none of @no
+   (both NULL-terminated), in that order.  */
+static void
+assert_grants (const char *cfg_json, const char *const *yes, const char *const *no)
+{
+  for (; *yes != NULL; yes++)
+    if (!granted (cfg_json, *yes))
+      fail_msg ("%s does not grant `%s`", cfg_json, *yes);
+  for (; *no != NULL; no++)
+    if (granted (cfg_json, *no))
+      fail_msg ("%s grants `%s`", cfg_json, *no);
+}
+
+#define NAMES(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* The catalogue.  */
 
@@ -691,15 +699,11 @@ test_entitle_granted_component_glob (void **state)
   static const char *cfg = "{\"grant\":[\"network.*\"]}";
 
   (void)state;
-  assert_true (granted (cfg, "network.user"));
-  assert_true (granted (cfg, "network.none"));
-  assert_true (granted (cfg, "network.admin"));
-  assert_true (granted (cfg, "network.egress=10.0.0.0/8"));
-  assert_true (granted (cfg, "network.bind-map=1:2"));
   /* Exact-grant rows need their exact name.  */
-  assert_false (granted (cfg, "network.host"));
-  assert_false (granted (cfg, "security.confined"));
-  assert_false (granted (cfg, "host.devices.none"));
+  assert_grants (cfg,
+                 NAMES ("network.user", "network.none", "network.admin", "network.egress=10.0.0.0/8",
+                        "network.bind-map=1:2"),
+                 NAMES ("network.host", "security.confined", "host.devices.none"));
 }
 
 static void
@@ -727,28 +731,35 @@ test_entitle_granted_exact_names (void **state)
   static const char *cfg = "{\"grant\":[\"network.host\",\"security.insecure\",\"host.modules.admin\"]}";
 
   (void)state;
-  assert_true (granted (cfg, "network.host"));
-  assert_true (granted (cfg, "security.insecure"));
-  assert_true (granted (cfg, "host.modules.admin"));
-  assert_false (granted (cfg, "network.admin"));
-  assert_false (granted (cfg, "security.admin"));
-  assert_false (granted (cfg, "host.devices.admin"));
+  assert_grants (cfg, NAMES ("network.host", "security.insecure", "host.modules.admin"),
+                 NAMES ("network.admin", "security.admin", "host.devices.admin"));
 }
 
 static void
 test_entitle_granted_globs_match_whole_components (void **state)
 {
+  static const struct
+  {
+    const char *cfg, *entitlement;
+    bool granted;
+  } cases[] = {
+    { "{\"grant\":[\"net*\"]}", "network.user", false },
+    { "{\"grant\":[\"network\"]}", "network.user", false },
+    { "{\"grant\":[\"network.us*\"]}", "network.user", false },
+    { "{\"grant\":[\"host.*\"]}", "host.devices.none", true },
+    { "{\"grant\":[\"host.*.admin\"]}", "host.devices.admin", true },
+    { "{\"grant\":[\"host.*.admin\"]}", "host.devices.none", false },
+    { "{\"grant\":[\"security.*\"]}", "security.insecure", false },
+    { "{\"grant\":[\"security.*\"]}", "security.admin", true },
+    { "{\"grant\":[]}", "network.none", false },
+    { "{}", "network.none", false },
+  };
+  size_t i;
+
   (void)state;
-  assert_false (granted ("{\"grant\":[\"net*\"]}", "network.user"));
-  assert_false (granted ("{\"grant\":[\"network\"]}", "network.user"));
-  assert_false (granted ("{\"grant\":[\"network.us*\"]}", "network.user"));
-  assert_true (granted ("{\"grant\":[\"host.*\"]}", "host.devices.none"));
-  assert_true (granted ("{\"grant\":[\"host.*.admin\"]}", "host.devices.admin"));
-  assert_false (granted ("{\"grant\":[\"host.*.admin\"]}", "host.devices.none"));
-  assert_false (granted ("{\"grant\":[\"security.*\"]}", "security.insecure"));
-  assert_true (granted ("{\"grant\":[\"security.*\"]}", "security.admin"));
-  assert_false (granted ("{\"grant\":[]}", "network.none"));
-  assert_false (granted ("{}", "network.none"));
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    if (granted (cases[i].cfg, cases[i].entitlement) != cases[i].granted)
+      fail_msg ("%s: `%s` granted is not %d", cases[i].cfg, cases[i].entitlement, cases[i].granted);
 }
 
 static void
@@ -757,14 +768,11 @@ test_entitle_granted_values (void **state)
   static const char *cfg = "{\"grant\":[\"network.egress=10.0.0.0/8\"]}";
 
   (void)state;
-  assert_true (granted (cfg, "network.egress=10.0.0.0/8"));
-  assert_false (granted (cfg, "network.egress=10.0.0.0/16"));
-  assert_false (granted (cfg, "network.egress=10.0.0.0/8:80"));
-  assert_false (granted (cfg, "network.egress=0.0.0.0/0"));
-  assert_false (granted (cfg, "network.bind=10.0.0.0/8"));
+  assert_grants (cfg, NAMES ("network.egress=10.0.0.0/8"),
+                 NAMES ("network.egress=10.0.0.0/16", "network.egress=10.0.0.0/8:80", "network.egress=0.0.0.0/0",
+                        "network.bind=10.0.0.0/8"));
   /* A name without value grants every value.  */
-  assert_true (granted ("{\"grant\":[\"network.egress\"]}", "network.egress=0.0.0.0/0"));
-  assert_false (granted ("{\"grant\":[\"network.egress\"]}", "network.bind=80"));
+  assert_grants ("{\"grant\":[\"network.egress\"]}", NAMES ("network.egress=0.0.0.0/0"), NAMES ("network.bind=80"));
 }
 
 /* The admin config.  */

@@ -109,6 +109,14 @@ apply_ok (json_t *spec, const struct entitle_seccomp_plan_s *plan)
   entitle_ctx_release (&ctx);
 }
 
+/* apply_ok, then the profile it left in @spec.  */
+static json_t *
+applied (json_t *spec, const struct entitle_seccomp_plan_s *plan)
+{
+  apply_ok (spec, plan);
+  return seccomp_of (spec);
+}
+
 static json_t *
 generate (const json_t *process)
 {
@@ -133,6 +141,19 @@ static bool
 lists (const json_t *rule, const char *name)
 {
   return json_array_find_string (json_get (rule, "names"), name) >= 0;
+}
+
+/* The last rule of @syscalls that lists @name, or NULL.  */
+static const json_t *
+last_listing (const json_t *syscalls, const char *name)
+{
+  const json_t *found = NULL;
+  size_t i;
+
+  for (i = 0; i < syscalls->n; i++)
+    if (lists (syscalls->items[i], name))
+      found = syscalls->items[i];
+  return found;
 }
 
 /* How many allowing rules list @name; the last one in *last.  */
@@ -355,8 +376,7 @@ test_entitle_seccomp_apply_sock_unix_deny_default (void **state)
   size_t i, n;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
 
   /* socket: one allowing rule, AF_UNIX only.  */
@@ -399,8 +419,7 @@ test_entitle_seccomp_apply_sock_unix_drops_repeated_index (void **state)
   const json_t *seccomp, *rule = NULL, *args;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   assert_no_repeated_index (seccomp);
   /* The second rule, ANDed with AF_UNIX: socket (AF_UNIX, SOCK_STREAM).  */
   assert_int_equal (count_allowing (seccomp, "socket", &rule), 1);
@@ -419,8 +438,7 @@ test_entitle_seccomp_apply_deny_ptrace_whatever_args (void **state)
   const json_t *seccomp;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   /* The big rule and the rule with arguments both lose it.  */
   assert_int_equal (count_allowing (seccomp, "ptrace", NULL), 0);
   assert_true (allowed_unconditionally (seccomp, "read"));
@@ -445,8 +463,7 @@ test_entitle_seccomp_apply_deny_under_allow_default (void **state)
   bool denied = false;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   syscalls = json_get (seccomp, "syscalls");
   assert_int_equal (count_allowing (seccomp, "ptrace", NULL), 0);
   for (i = 0; i < syscalls->n; i++)
@@ -475,8 +492,7 @@ test_entitle_seccomp_apply_sock_unix_under_allow_default (void **state)
   bool socket_denied = false, socketcall_denied = false;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   syscalls = json_get (seccomp, "syscalls");
   for (i = 0; i < syscalls->n; i++)
     {
@@ -503,8 +519,7 @@ test_entitle_seccomp_apply_sock_user_deny_default (void **state)
   size_t i, n = 0;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   syscalls = json_get (seccomp, "syscalls");
   assert_int_equal (count_allowing (seccomp, "socketcall", NULL), 0);
   for (i = 0; i < syscalls->n; i++)
@@ -550,19 +565,16 @@ test_entitle_seccomp_apply_keeps_untouched_numbers (void **state)
   cleanup_json json_t *expect = parse_ok (untouched_rule);
   char *deny[] = { "ptrace", "mknod", NULL };
   struct entitle_seccomp_plan_s plan = { .deny = deny, .fx = FX_SOCK_UNIX | FX_PERSONALITY };
-  const json_t *seccomp, *syscalls, *found = NULL;
+  const json_t *seccomp, *syscalls, *found;
   entitle_error_t err = NULL;
   char *before = NULL, *after = NULL, *all = NULL;
-  size_t len, i;
+  size_t len;
 
   (void)state;
   assert_int_equal (json_generate (expect, &before, &len, &err), 0);
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   syscalls = json_get (seccomp, "syscalls");
-  for (i = 0; i < syscalls->n; i++)
-    if (lists (syscalls->items[i], "fadvise64"))
-      found = syscalls->items[i];
+  found = last_listing (syscalls, "fadvise64");
   assert_non_null (found);
   assert_true (json_equal (found, expect));
   assert_int_equal (json_generate (found, &after, &len, &err), 0);
@@ -571,9 +583,7 @@ test_entitle_seccomp_apply_keeps_untouched_numbers (void **state)
   assert_non_null (strstr (all, "18446744073709551615"));
   assert_null (strstr (all, "1.8446744073709552e+19"));
   /* The errno rule for kill is kept too.  */
-  for (i = 0, found = NULL; i < syscalls->n; i++)
-    if (lists (syscalls->items[i], "kill"))
-      found = syscalls->items[i];
+  found = last_listing (syscalls, "kill");
   assert_non_null (found);
   assert_string_equal (json_get (found, "errnoRet")->text, "38");
   free (before);
@@ -590,8 +600,7 @@ test_entitle_seccomp_apply_personality_linux_only (void **state)
   size_t i, n = 0;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   syscalls = json_get (seccomp, "syscalls");
   for (i = 0; i < syscalls->n; i++)
     {
@@ -614,8 +623,7 @@ test_entitle_seccomp_apply_no_dev_mknod (void **state)
   const json_t *seccomp;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   assert_false (allowed_unconditionally (seccomp, "mknod"));
   assert_false (allowed_unconditionally (seccomp, "mknodat"));
   assert_true (count_allowing (seccomp, "mknod", NULL) >= 1);
@@ -634,8 +642,7 @@ test_entitle_seccomp_apply_clone_no_ns (void **state)
   bool clone3_enosys = false;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   assert_int_equal (count_allowing (seccomp, "clone", &rule), 1);
   assert_false (allowed_unconditionally (seccomp, "clone"));
   assert_int_equal (count_allowing (seccomp, "clone3", NULL), 0);
@@ -661,8 +668,7 @@ test_entitle_seccomp_apply_allow_adds_one_rule (void **state)
 
   (void)state;
   n_before = json_get (json_get (json_get (spec, "linux"), "seccomp"), "syscalls")->n;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   syscalls = json_get (seccomp, "syscalls");
   /* The rule that allowed only ptrace is gone, one rule is added.  */
   assert_int_equal (syscalls->n, n_before);
@@ -696,8 +702,7 @@ test_entitle_seccomp_apply_allow_conditional (void **state)
   const json_t *seccomp;
 
   (void)state;
-  apply_ok (spec, &plan);
-  seccomp = seccomp_of (spec);
+  seccomp = applied (spec, &plan);
   assert_true (allowed_unconditionally (seccomp, "munlock"));
   assert_true (allowed_unconditionally (seccomp, "mlock"));
   build_filter (seccomp);
@@ -753,8 +758,7 @@ test_entitle_seccomp_apply_no_section (void **state)
     struct entitle_seccomp_plan_s plan = { .fx = FX_SOCK_UNIX };
     const json_t *seccomp, *rule = NULL;
 
-    apply_ok (spec, &plan);
-    seccomp = seccomp_of (spec);
+    seccomp = applied (spec, &plan);
     assert_string_equal (json_string (json_get (seccomp, "defaultAction")), "SCMP_ACT_ERRNO");
     assert_true (allowed_unconditionally (seccomp, "read"));
     assert_int_equal (count_allowing (seccomp, "socket", &rule), 1);

@@ -33,4 +33,12 @@ config_from (struct entitle_config_s *cfg, const char *json)
     fail_msg ("entitle_config_parse: %s", err->msg);
 }
 
+/* @haystack is not NULL and contains @needle.  */
+static inline void
+assert_contains (const char *haystack, const char *needle)
+{
+  if (haystack == NULL || strstr (haystack, needle) == NULL)
+    fail_msg ("`%s` does not contain `%s`", haystack ? haystack : "(null)", needle);
+}
+
 #endif

@@ -81,6 +81,14 @@ parse_one_fails (const char *s)
   return msg;
 }
 
+/* @msg, from one of the *_fails helpers, contains @needle; it is freed.  */
+static void
+assert_fails_with (char *msg, const char *needle)
+{
+  assert_contains (msg, needle);
+  free (msg);
+}
+
 /* Resolve @requested (a list) under @cfg_json; returns the formatted final
    set, or NULL with *msg set.  */
 static char *
@@ -364,17 +372,11 @@ test_entitle_parse_one_value_required (void **state)
   msg = parse_one_fails ("network.egress");
   assert_string_equal (msg, "entitlement `network.egress` needs a value (`network.egress=...`)");
   free (msg);
-  msg = parse_one_fails ("fs.write");
-  assert_contains (msg, "needs a value");
-  free (msg);
+  assert_fails_with (parse_one_fails ("fs.write"), "needs a value");
   /* An empty value is no value.  */
-  msg = parse_one_fails ("network.egress=");
-  assert_contains (msg, "malformed value");
-  free (msg);
+  assert_fails_with (parse_one_fails ("network.egress="), "malformed value");
   /* A value is one comma-free, space-free token.  */
-  msg = parse_one_fails ("network.egress=10.0.0.0/8 80");
-  assert_contains (msg, "malformed value");
-  free (msg);
+  assert_fails_with (parse_one_fails ("network.egress=10.0.0.0/8 80"), "malformed value");
 }
 
 static void
@@ -386,9 +388,7 @@ test_entitle_parse_one_value_forbidden (void **state)
   msg = parse_one_fails ("network.none=1");
   assert_string_equal (msg, "entitlement `network.none` takes no value");
   free (msg);
-  msg = parse_one_fails ("security.confined=");
-  assert_contains (msg, "takes no value");
-  free (msg);
+  assert_fails_with (parse_one_fails ("security.confined="), "takes no value");
 }
 
 static void
@@ -656,13 +656,9 @@ test_entitle_resolve_network_none_contradictions (void **state)
   assert_contains (msg, "network.bind");
   assert_contains (msg, "network.none");
   free (msg);
-  msg = resolve_fails ("{}", "network.none,network.bind-map=80:8080");
-  assert_contains (msg, "network.bind-map");
-  free (msg);
+  assert_fails_with (resolve_fails ("{}", "network.none,network.bind-map=80:8080"), "network.bind-map");
   /* From another source: the floor and the request.  */
-  msg = resolve_fails ("{\"require\":[\"network.none\"]}", "network.egress=10.0.0.0/8");
-  assert_contains (msg, "contradicts `network.none`");
-  free (msg);
+  assert_fails_with (resolve_fails ("{\"require\":[\"network.none\"]}", "network.egress=10.0.0.0/8"), "contradicts `network.none`");
   /* Other rungs do not contradict it.  */
   assert_resolves ("{}", "network.user,network.egress=10.0.0.0/8", "network.egress=10.0.0.0/8,network.user");
 }
@@ -686,9 +682,7 @@ test_entitle_resolve_bad_admin_lists (void **state)
   assert_contains (msg, "unknown entitlement `network.bogus`");
   assert_contains (msg, "`defaults` of " CONFIG_PATH);
   free (msg);
-  msg = resolve_fails ("{\"require\":[\"network.none\",\"network.user\"]}", "");
-  assert_contains (msg, "`require` of " CONFIG_PATH);
-  free (msg);
+  assert_fails_with (resolve_fails ("{\"require\":[\"network.none\",\"network.user\"]}", ""), "`require` of " CONFIG_PATH);
 }
 
 /* Grant globs.  */
@@ -851,7 +845,6 @@ static void
 test_entitle_config_parse_on_unenforceable (void **state)
 {
   struct entitle_config_s cfg;
-  char *msg;
 
   (void)state;
   config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
@@ -863,21 +856,15 @@ test_entitle_config_parse_on_unenforceable (void **state)
   config_from (&cfg, "{}");
   assert_false (cfg.warn_unenforceable);
   entitle_config_free (&cfg);
-  msg = config_fails ("{\"on_unenforceable\":\"ignore\"}");
-  assert_contains (msg, "on_unenforceable");
-  free (msg);
+  assert_fails_with (config_fails ("{\"on_unenforceable\":\"ignore\"}"), "on_unenforceable");
   free (config_fails ("{\"on_unenforceable\":\"WARN\"}"));
 }
 
 static void
 test_entitle_config_parse_malformed_json (void **state)
 {
-  char *msg;
-
   (void)state;
-  msg = config_fails ("{\"grant\":[\"network.*\"");
-  assert_contains (msg, "load `" CONFIG_PATH "`");
-  free (msg);
+  assert_fails_with (config_fails ("{\"grant\":[\"network.*\""), "load `" CONFIG_PATH "`");
 }
 
 /* struct entitle_config_s: the lists are "never NULL", whoever fills it.  */

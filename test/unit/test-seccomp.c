@@ -859,6 +859,27 @@ test_entitle_seccomp_generate_names_of_every_architecture (void **state)
     }
 }
 
+/* What Docker's default profile allows without capabilities stays allowed
+   (mlock is bounded by RLIMIT_MEMLOCK, not by CAP_IPC_LOCK); what it
+   leaves out (io_uring) stays out.  */
+static void
+test_entitle_seccomp_generate_docker_level (void **state)
+{
+  static const char *const caps[] = { "CAP_KILL", NULL };
+  static const char *const allowed[] = { "mlock", "mlockall", "munlock", "name_to_handle_at", "read" };
+  static const char *const denied[] = { "io_uring_setup", "io_uring_enter", "io_uring_register",
+                                        "migrate_pages", "bdflush" };
+  cleanup_json json_t *process = process_with_bounding (caps);
+  cleanup_json json_t *seccomp = generate (process);
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (allowed) / sizeof (allowed[0]); i++)
+    assert_true (allowed_unconditionally (seccomp, allowed[i]));
+  for (i = 0; i < sizeof (denied) / sizeof (denied[0]); i++)
+    assert_int_equal (count_allowing (seccomp, denied[i], NULL), 0);
+}
+
 static void
 test_entitle_seccomp_generate_ptrace_with_cap (void **state)
 {
@@ -960,6 +981,7 @@ main (void)
     cmocka_unit_test (test_entitle_seccomp_apply_unresolvable_deny),
     cmocka_unit_test (test_entitle_seccomp_apply_no_section),
     cmocka_unit_test (test_entitle_seccomp_generate_unprivileged),
+    cmocka_unit_test (test_entitle_seccomp_generate_docker_level),
     cmocka_unit_test (test_entitle_seccomp_generate_names_of_every_architecture),
     cmocka_unit_test (test_entitle_seccomp_generate_ptrace_with_cap),
     cmocka_unit_test (test_entitle_seccomp_generate_sys_admin),

@@ -23,6 +23,7 @@ int shim_create (struct shim_s *s, entitle_error_t *err);
 int shim_exec (struct shim_s *s, entitle_error_t *err);
 int shim_features (struct shim_s *s, entitle_error_t *err);
 int shim_compile (struct shim_s *s, entitle_error_t *err);
+int shim_explain (struct shim_s *s, entitle_error_t *err);
 int shim_version (struct shim_s *s, entitle_error_t *err);
 
 /** execv the wrapped runtime with entitle's own argv; returns on failure. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +11,20 @@
 #include "utils.h"
 
 /* The commands entitle acts on; every other one goes to the runtime as is.  */
-static const struct
+static const struct command
 {
   const char *name;
   int (*run) (struct shim_s *, entitle_error_t *);
+  bool own; /* entitle's debug commands: no runtime needed */
 } commands[] = {
-  { "create", shim_create },
-  { "run", shim_create },
-  { "restore", shim_create },
-  { "exec", shim_exec },
-  { "features", shim_features },
-  { "compile", shim_compile },
-  { "version", shim_version },
+  { "create", shim_create, false },
+  { "run", shim_create, false },
+  { "restore", shim_create, false },
+  { "exec", shim_exec, false },
+  { "features", shim_features, false },
+  { "compile", shim_compile, true },
+  { "explain", shim_explain, true },
+  { "version", shim_version, false },
 };
 
 static void
@@ -38,6 +41,7 @@ usage (void)
           "  features               the runtime's features, with entitle's\n"
           "Debug commands:\n"
           "  compile [-b DIR] [--config FILE] [--entitlements LIST] [--diff]\n"
+          "  explain ENTITLEMENT...  what each entitlement changes\n"
           "  version                entitle's version and the runtime's\n"
           "Every other command and flag is the wrapped runtime's.\n"
           "\n"
@@ -57,12 +61,22 @@ shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
   return entitle_make_error (err, errno, "exec `%s`: %s", s->runtime, strerror (errno));
 }
 
+static const struct command *
+find_command (const char *name)
+{
+  size_t i;
+  for (i = 0; name && i < sizeof (commands) / sizeof (commands[0]); i++)
+    if (strcmp (name, commands[i].name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
 static int
 dispatch (struct shim_s *s, entitle_error_t *err)
 {
   struct entitle_config_s *cfg = (struct entitle_config_s *)s->ctx->config;
   cleanup_free char *runtime = NULL;
-  size_t i;
+  const struct command *c;
   int ret;
 
   if (s->args.command == NULL && s->args.help)
@@ -73,15 +87,17 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   ret = entitle_config_load (cfg, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  c = find_command (s->args.command);
+  if (c && c->own)
+    return c->run (s, err);
   ret = entitle_runtime_find (cfg, &runtime, err);
   if (UNLIKELY (ret < 0))
     return ret;
   s->runtime = runtime;
   if (s->args.command == NULL && s->args.version)
     return shim_version (s, err);
-  for (i = 0; s->args.command && i < sizeof (commands) / sizeof (commands[0]); i++)
-    if (strcmp (s->args.command, commands[i].name) == 0)
-      return commands[i].run (s, err);
+  if (c)
+    return c->run (s, err);
   return shim_exec_runtime (s, err);
 }
 

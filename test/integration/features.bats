@@ -71,3 +71,30 @@ entitle_version() {
   [ "$(step_value entitle unknown rc)" != 0 ]
   compare_steps crun entitle
 }
+
+@test "explain: says what network.none changes, from the catalogue, without a runtime" {
+  run --separate-stderr env PATH=/nonexistent "$ENTITLE" explain network.none security.confined
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"network.none"* ]]
+  [[ "$output" == *"CAP_NET_RAW"* ]]
+  [[ "$output" == *"AF_UNIX only"* ]]
+  [[ "$output" == *"noNewPrivileges = true"* ]]
+  [ -z "$stderr" ]
+  run --separate-stderr "$ENTITLE" explain network.bogus
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: unknown entitlement `network.bogus`' ]
+}
+
+@test "explain: every entitlement of the catalogue has its entry in entitlements(7)" {
+  names=$("$ENTITLE" features | jq -r '.annotations["io.entitle.entitlements"]' | tr , '\n')
+  [ "$(printf '%s\n' "$names" | wc -l)" -ge 20 ]
+  # Entries are `.B NAME` or `.BI NAME= VALUE`; roff writes - as \-.
+  entries=$(grep -A1 '^\.TP' "$ENTITLE_SRCDIR/man/entitlements.7" | sed -n 's/^\.BI\{0,1\} \([^ =]*\)=\{0,1\}.*/\1/p' | sed 's/\\-/-/g')
+  for n in $names; do
+    printf '%s\n' "$entries" | grep -qx "$n" || {
+      echo "missing from entitlements.7: $n"
+      return 1
+    }
+    "$ENTITLE" explain "$n" >/dev/null 2>&1 || "$ENTITLE" explain "$n=x" >/dev/null
+  done
+}

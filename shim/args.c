@@ -125,6 +125,12 @@ parse_command (int argc, char *const *argv, int i, const struct command_flags *c
         a->config = value;
       else if (is (name, len, "process", "p"))
         a->process = value;
+      else if (is (name, len, "cap", "c") && strcmp (c->name, "exec") == 0)
+        {
+          if (a->n_caps < ENTITLE_ARGS_MAX_CAPS)
+            a->caps[a->n_caps] = value;
+          a->n_caps++;
+        }
     }
 }
 

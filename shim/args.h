@@ -8,6 +8,8 @@
    global flags before the command, `--flag=value` and `--flag value`, one
    or two dashes, `--` ends the flags, and exec and ps stop at their first
    positional argument.  argv itself is never changed.  */
+#define ENTITLE_ARGS_MAX_CAPS 64
+
 struct entitle_args_s
 {
   /* Global flags.  */
@@ -22,11 +24,13 @@ struct entitle_args_s
   const char *command;
 
   /* The command's flags entitle acts on.  */
-  const char *bundle;  /**< --bundle/-b */
-  const char *config;  /**< crun's --config/-f on create and run */
-  const char *process; /**< exec --process/-p */
-  const char *id;      /**< first positional argument */
-  bool missing_value;  /**< a flag at the end without its value */
+  const char *bundle;                      /**< --bundle/-b */
+  const char *config;                      /**< crun's --config/-f on create and run */
+  const char *process;                     /**< exec --process/-p */
+  const char *id;                          /**< first positional argument */
+  const char *caps[ENTITLE_ARGS_MAX_CAPS]; /**< exec --cap/-c values */
+  int n_caps;                              /**< how many; more than the array holds is kept counting */
+  bool missing_value;                      /**< a flag at the end without its value */
 };
 
 /** Parse @argv (argc entries).  Never fails: what runc would reject, runc will. */

@@ -73,6 +73,36 @@ applied_list (struct shim_s *s, char **list, entitle_error_t *err)
   return 0;
 }
 
+/* `exec --cap X` gives the process X in every set: refuse a capability
+   the container's entitlements take away.  */
+static int
+check_caps (struct shim_s *s, const struct entitle_set_s *set, entitle_error_t *err)
+{
+  int i;
+
+  if (s->args.n_caps > ENTITLE_ARGS_MAX_CAPS)
+    return entitle_make_error (err, E2BIG, "exec `%s`: more than %d `--cap` flags", s->args.id,
+                               ENTITLE_ARGS_MAX_CAPS);
+  for (i = 0; i < s->args.n_caps; i++)
+    {
+      cleanup_json json_t *process = json_new (JSON_OBJECT);
+      json_t *caps = json_new (JSON_OBJECT), *bounding = json_new (JSON_ARRAY);
+      const char *cap = s->args.caps[i];
+      int ret;
+
+      json_push (bounding, json_new_string (cap));
+      json_set (caps, "bounding", bounding);
+      json_set (process, "capabilities", caps);
+      ret = entitle_compile_process (s->ctx, process, set, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      if (json_array_find_string (json_get (caps, "bounding"), cap) < 0)
+        return entitle_make_error (err, EPERM, "exec `%s`: capability `%s` is taken away by the container's entitlements",
+                                   s->args.id, cap);
+    }
+  return 0;
+}
+
 int
 shim_exec (struct shim_s *s, entitle_error_t *err)
 {
@@ -82,7 +112,7 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
   size_t len, out_len;
   int ret;
 
-  if (s->args.process == NULL || s->args.id == NULL)
+  if ((s->args.process == NULL && s->args.n_caps == 0) || s->args.id == NULL)
     return shim_exec_runtime (s, err);
   ret = applied_list (s, &list, err);
   /* A container that does not exist is the runtime's error to report.  */
@@ -98,6 +128,11 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
   ret = entitle_parse_list (list, "annotation `" ENTITLE_ANNOTATION_APPLIED "`", &set, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  ret = check_caps (s, &set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (s->args.process == NULL)
+    return shim_exec_runtime (s, err);
   ret = shim_load_json (s->args.process, &raw, &len, &process, err);
   if (UNLIKELY (ret < 0))
     return ret;

@@ -117,3 +117,15 @@ started_with() {
   [ "$status" -eq 0 ]
   [ "$output" = "--process=x" ]
 }
+
+@test "network.none: exec --cap cannot give back a capability the entitlements take away" {
+  started_with network.none
+  run --separate-stderr ent exec --cap CAP_NET_RAW "$CTID" /probe caps
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'capability `CAP_NET_RAW` is taken away'* ]]
+  run --separate-stderr ent exec -c=CAP_NET_ADMIN "$CTID" /probe caps
+  [ "$status" -ne 0 ]
+  # A capability the entitlements leave alone is the engine's to give.
+  run --separate-stderr ent exec --cap CAP_KILL "$CTID" /probe caps
+  [ "$status" -eq 0 ]
+}

@@ -379,10 +379,25 @@ test_entitle_args_parse_bool_false (void **state)
   assert_false (a.debug);
 }
 
+static void
+test_entitle_args_parse_exec_caps (void **state)
+{
+  char *argv[] = { "runc", "exec", "--cap", "CAP_NET_RAW", "-c=CAP_KILL", "ctr", "sh", "--cap", "X", NULL };
+  struct entitle_args_s a;
+
+  (void)state;
+  entitle_args_parse (9, argv, &a);
+  assert_int_equal (a.n_caps, 2);
+  assert_string_equal (a.caps[0], "CAP_NET_RAW");
+  assert_string_equal (a.caps[1], "CAP_KILL");
+  assert_string_equal (a.id, "ctr");
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_entitle_args_parse_exec_caps),
     cmocka_unit_test (test_entitle_args_parse_globals_and_create),
     cmocka_unit_test (test_entitle_args_parse_bundle_spellings),
     PARSE_CASES (test_entitle_args_parse_bundle_after_id, bundle_after_id),

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "entitlements.h"
+#include "values.h"
 #include "utils.h"
 
 /* A value is one comma-free token: CIDRs, ports, paths.  */
@@ -65,6 +66,7 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
   const char *eq = memchr (s, '=', len);
   size_t nlen = eq ? (size_t)(eq - s) : len;
   const struct entitle_entry_s *e;
+  const char *form;
 
   if (len > MAX_ENTITLEMENT_LEN)
     return entitle_make_error (err, EINVAL, "entitlement `%.64s...` is longer than %d bytes", s,
@@ -88,6 +90,13 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
     }
   out->entry = e;
   out->value = eq ? strndup (eq + 1, len - nlen - 1) : NULL;
+  if (out->value && (form = entitle_value_check (e->name, out->value)))
+    {
+      cleanup_free char *p = printable (s, len);
+      free (out->value);
+      out->value = NULL;
+      return entitle_make_error (err, EINVAL, "malformed value in entitlement `%s`: expected %s=%s", p, e->name, form);
+    }
   return 0;
 }
 

@@ -76,14 +76,22 @@ shim_explain (struct shim_s *s, entitle_error_t *err)
     return entitle_make_error (err, EINVAL, "explain: name at least one entitlement");
   for (i = s->args.command_index + 1; i < s->argc; i++)
     {
+      /* A modifier is explained by its name alone; anything else goes
+         through the parser, for its error message.  */
+      const struct entitle_entry_s *e = entitle_catalogue_find (s->argv[i], strcspn (s->argv[i], "="));
       struct entitle_request_s req;
-      int ret = entitle_parse_one (s->argv[i], strlen (s->argv[i]), &req, err);
-      if (UNLIKELY (ret < 0))
-        return ret;
-      free (req.value);
+
+      if (e == NULL || strchr (s->argv[i], '='))
+        {
+          int ret = entitle_parse_one (s->argv[i], strlen (s->argv[i]), &req, err);
+          if (UNLIKELY (ret < 0))
+            return ret;
+          free (req.value);
+          e = req.entry;
+        }
       if (i > s->args.command_index + 1)
         putchar ('\n');
-      explain_one (req.entry);
+      explain_one (e);
     }
   fflush (stdout);
   exit (EXIT_SUCCESS);

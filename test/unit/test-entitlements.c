@@ -139,6 +139,19 @@ resolve_fails (const char *cfg_json, const char *requested)
   return msg;
 }
 
+/* A well-formed value for the modifier @name (DESIGN §3 forms).  */
+static const char *
+sample_value (const char *name)
+{
+  if (strncmp (name, "fs.", 3) == 0)
+    return "=/data";
+  if (strcmp (name, "network.bind-map") == 0)
+    return "=80:8080";
+  if (strcmp (name, "network.egress") == 0)
+    return "=10.0.0.0/8";
+  return "=80";
+}
+
 static bool
 granted (const char *cfg_json, const char *entitlement)
 {
@@ -240,7 +253,7 @@ test_entitle_catalogue_rows_consistent (void **state)
         if (k != i && r->rung > 0 && rows[k].domain == r->domain)
           assert_int_not_equal (rows[k].rung, r->rung);
       /* Every row parses back to itself.  */
-      snprintf (buf, sizeof (buf), "%s%s", r->name, r->value ? "=1" : "");
+      snprintf (buf, sizeof (buf), "%s%s", r->name, r->value ? sample_value (r->name) : "");
       assert_int_equal (entitle_parse_one (buf, strlen (buf), &req, &err), 0);
       assert_ptr_equal (req.entry, r);
       free (req.value);
@@ -279,10 +292,9 @@ test_entitle_parse_one_splits_on_first_equal (void **state)
     const char *in, *name, *value;
   } cases[] = {
     { "network.egress=10.0.0.0/8:80", "network.egress", "10.0.0.0/8:80" },
-    { "network.egress=10.0.0.0/8:80=x", "network.egress", "10.0.0.0/8:80=x" },
+    { "fs.read=/a=b=c", "fs.read", "/a=b=c" },
     { "fs.write=/data=1", "fs.write", "/data=1" },
     { "network.bind-map=80:8080", "network.bind-map", "80:8080" },
-    { "network.bind==", "network.bind", "=" },
     { "network.none", "network.none", NULL },
     { "security.memory-lock", "security.memory-lock", NULL },
   };
@@ -712,7 +724,7 @@ test_entitle_granted_star_alone (void **state)
   for (i = 0; i < n; i++)
     {
       char buf[128];
-      snprintf (buf, sizeof (buf), "%s%s", rows[i].name, rows[i].value ? "=1" : "");
+      snprintf (buf, sizeof (buf), "%s%s", rows[i].name, rows[i].value ? sample_value (rows[i].name) : "");
       assert_int_equal (granted (cfg, buf), !rows[i].exact_grant);
     }
   assert_false (granted (cfg, "security.insecure"));
@@ -764,7 +776,7 @@ test_entitle_granted_values (void **state)
   (void)state;
   assert_grants (cfg, NAMES ("network.egress=10.0.0.0/8"),
                  NAMES ("network.egress=10.0.0.0/16", "network.egress=10.0.0.0/8:80", "network.egress=0.0.0.0/0",
-                        "network.bind=10.0.0.0/8"));
+                        "network.bind=8080"));
   /* A name without value grants every value.  */
   assert_grants ("{\"grant\":[\"network.egress\"]}", NAMES ("network.egress=0.0.0.0/0"), NAMES ("network.bind=80"));
 }
@@ -925,10 +937,56 @@ test_entitle_config_load_missing_and_present (void **state)
   assert_string_equal (entitle_config_path (), ENTITLE_CONFIG_FILE);
 }
 
+/* Modifier values are checked where they are parsed (DESIGN §3).  */
+static void
+test_entitle_parse_one_values (void **state)
+{
+  static const struct
+  {
+    const char *text;
+    bool ok;
+  } cases[] = {
+    { "network.egress=10.200.0.1/32:80", true },
+    { "network.egress=fd00::/64:443-445", true },
+    { "network.egress=0.0.0.0/0", true },
+    { "network.egress=10.0.0.1", false },
+    { "network.egress=10.0.0.1/33", false },
+    { "network.egress=1.2.3.4/32:0", false },
+    { "network.egress=::1/128:80-79", false },
+    { "network.egress=10.0.0.300/32", false },
+    { "network.bind=8080", true },
+    { "network.bind=80-90", true },
+    { "network.bind=65536", false },
+    { "network.bind=x", false },
+    { "network.bind-map=80:8080", true },
+    { "network.bind-map=80", false },
+    { "fs.write=/data", true },
+    { "fs.write=/data/../etc", false },
+    { "fs.read=relative", false },
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      struct entitle_request_s req = { 0 };
+      entitle_error_t err = NULL;
+      int ret = entitle_parse_one (cases[i].text, strlen (cases[i].text), &req, &err);
+
+      if ((ret == 0) != cases[i].ok)
+        fail_msg ("`%s`: expected %s", cases[i].text, cases[i].ok ? "success" : "a refusal");
+      if (ret < 0)
+        assert_non_null (strstr (err->msg, "expected "));
+      free (req.value);
+      entitle_error_release (&err);
+    }
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_entitle_parse_one_values),
     cmocka_unit_test (test_entitle_catalogue_rows_sorted),
     cmocka_unit_test (test_entitle_catalogue_find_every_row),
     cmocka_unit_test (test_entitle_catalogue_rows_consistent),

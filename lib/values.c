@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "values.h"
+
+/* The values of modifiers (DESIGN §3), checked when they are parsed so that
+   a typo fails create instead of widening or narrowing by surprise.  */
+
+/* A decimal number in [lo, hi], all of @s.  */
+static bool
+number (const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+  char *end;
+  unsigned long v;
+
+  if (*s < '0' || *s > '9')
+    return false;
+  errno = 0;
+  v = strtoul (s, &end, 10);
+  if (errno || *end || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+/* PORT or PORT-PORT, low to high.  */
+static bool
+port_range (const char *s)
+{
+  char buf[16];
+  const char *dash = strchr (s, '-');
+  unsigned long a, b;
+
+  if (dash == NULL)
+    return number (s, 1, 65535, &a);
+  if ((size_t)(dash - s) >= sizeof (buf))
+    return false;
+  memcpy (buf, s, (size_t)(dash - s));
+  buf[dash - s] = '\0';
+  return number (buf, 1, 65535, &a) && number (dash + 1, 1, 65535, &b) && a <= b;
+}
+
+/* ADDR/LEN[:PORT[-PORT]], IPv4 or IPv6: the port follows the prefix
+   length, so IPv6's colons are not ambiguous.  */
+static bool
+egress (const char *s)
+{
+  char addr[INET6_ADDRSTRLEN], len[4];
+  const char *slash = strchr (s, '/'), *colon, *end;
+  unsigned char bin[16];
+  unsigned long l;
+  bool v6;
+
+  if (slash == NULL || (size_t)(slash - s) >= sizeof (addr))
+    return false;
+  memcpy (addr, s, (size_t)(slash - s));
+  addr[slash - s] = '\0';
+  v6 = strchr (addr, ':') != NULL;
+  if (inet_pton (v6 ? AF_INET6 : AF_INET, addr, bin) != 1)
+    return false;
+  colon = strchr (slash, ':');
+  end = colon ? colon : slash + strlen (slash);
+  if ((size_t)(end - slash - 1) >= sizeof (len))
+    return false;
+  memcpy (len, slash + 1, (size_t)(end - slash - 1));
+  len[end - slash - 1] = '\0';
+  if (!number (len, 0, v6 ? 128 : 32, &l))
+    return false;
+  return colon == NULL || port_range (colon + 1);
+}
+
+/* FROM:TO, two ports.  */
+static bool
+port_map (const char *s)
+{
+  char buf[8];
+  const char *colon = strchr (s, ':');
+  unsigned long a, b;
+
+  if (colon == NULL || (size_t)(colon - s) >= sizeof (buf))
+    return false;
+  memcpy (buf, s, (size_t)(colon - s));
+  buf[colon - s] = '\0';
+  return number (buf, 1, 65535, &a) && number (colon + 1, 1, 65535, &b);
+}
+
+/* An absolute path without `.` or `..` components.  */
+static bool
+path (const char *s)
+{
+  const char *p = s;
+
+  if (*s != '/')
+    return false;
+  while ((p = strchr (p, '/')))
+    {
+      p++;
+      if ((p[0] == '.' && (p[1] == '/' || p[1] == '\0'))
+          || (p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0')))
+        return false;
+    }
+  return true;
+}
+
+static const struct
+{
+  const char *name;
+  bool (*check) (const char *);
+  const char *form;
+} checks[] = {
+  { "fs.read", path, "PATH (absolute, without . or ..)" },
+  { "fs.write", path, "PATH (absolute, without . or ..)" },
+  { "network.bind", port_range, "PORT[-PORT]" },
+  { "network.bind-map", port_map, "FROM:TO" },
+  { "network.egress", egress, "CIDR[:PORT[-PORT]]" },
+};
+
+const char *
+entitle_value_check (const char *name, const char *value)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof (checks) / sizeof (checks[0]); i++)
+    if (strcmp (checks[i].name, name) == 0)
+      return checks[i].check (value) ? NULL : checks[i].form;
+  return NULL;
+}

@@ -7,8 +7,8 @@
 #include "caps.h"
 #include "utils.h"
 
-static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted",
-                                        "ambient" };
+const char *const entitle_cap_sets[5] = { "bounding", "effective", "inheritable", "permitted",
+                                          "ambient" };
 
 static int
 cap_value (const char *name, cap_value_t *v)
@@ -57,35 +57,43 @@ entitle_caps_runs_as_root (const json_t *process)
   return uid == NULL || (uid->type == JSON_NUMBER && strcmp (uid->text, "0") == 0);
 }
 
+json_t *
+entitle_caps_names (struct entitle_ctx_s *ctx)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  cap_value_t c;
+
+  for (c = 0; c < (cap_value_t)cap_max_bits (); c++)
+    {
+      /* libcap names them in lower case; OCI in upper case.  */
+      char *n = ctx == NULL || held_by_entitle (ctx, c) ? cap_to_name (c) : NULL;
+      if (n == NULL)
+        continue;
+      for (char *p = n; *p; p++)
+        *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+      if (strncmp (n, "CAP_", 4) == 0)
+        json_push (a, json_new_string (n));
+      cap_free (n);
+    }
+  return a;
+}
+
 /* No capabilities object means the runtime keeps what it has: write that
    down before taking anything away.  */
 static json_t *
 materialize (struct entitle_ctx_s *ctx, json_t *process)
 {
-  json_t *caps = json_get (process, "capabilities");
-  cap_value_t c;
+  json_t *caps = json_get (process, "capabilities"), *held;
   size_t i;
 
   if (caps && caps->type == JSON_OBJECT)
     return caps;
   caps = json_new (JSON_OBJECT);
+  held = entitle_caps_names (ctx);
   for (i = 0; i < 4; i++)
-    {
-      if (i == 2)
-        continue; /* inheritable: none, as the runtime would have */
-      json_t *set = json_new (JSON_ARRAY);
-      for (c = 0; c < (cap_value_t)cap_max_bits (); c++)
-        {
-          char *n = held_by_entitle (ctx, c) ? cap_to_name (c) : NULL;
-          if (n == NULL)
-            continue;
-          for (char *p = n; *p; p++)
-            *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-          json_push (set, json_new_string (n));
-          cap_free (n);
-        }
-      json_set (caps, cap_sets[i], set);
-    }
+    if (i != 2) /* inheritable: none, as the runtime would have */
+      json_set (caps, entitle_cap_sets[i], json_clone (held));
+  json_free (held);
   json_set (process, "capabilities", caps);
   return caps;
 }
@@ -104,7 +112,7 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
   caps = materialize (ctx, process);
   for (i = 0; i < 5; i++)
     for (char *const *p = drop; p && *p; p++)
-      drop_from (json_get (caps, cap_sets[i]), *p);
+      drop_from (json_get (caps, entitle_cap_sets[i]), *p);
   for (char *const *p = add; p && *p; p++)
     {
       if (entitle_strv_has (drop, *p))
@@ -120,7 +128,7 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
         {
           if ((i == 2 || i == 4) && entitle_caps_runs_as_root (process))
             continue;
-          add_to (json_get_or_add (caps, cap_sets[i], JSON_ARRAY), *p);
+          add_to (json_get_or_add (caps, entitle_cap_sets[i], JSON_ARRAY), *p);
         }
     }
   return 0;

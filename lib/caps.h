@@ -22,4 +22,13 @@ bool entitle_caps_bounding_has (const json_t *process, const char *name);
 /** Does @process run as root (no user, or uid 0)? */
 bool entitle_caps_runs_as_root (const json_t *process);
 
+/** The five capability sets of an OCI process, in spec order. */
+extern const char *const entitle_cap_sets[5];
+
+/**
+ * The OCI names (CAP_*) of the capabilities this kernel knows; with @ctx,
+ * only those in entitle's own bounding set.
+ */
+json_t *entitle_caps_names (struct entitle_ctx_s *ctx);
+
 #endif

@@ -6,6 +6,7 @@
 #include "catalogue.h"
 #include "caps.h"
 #include "seccomp-plan.h"
+#include "utils.h"
 
 /* The profile entitle writes when a restriction needs one and the engine
    gave none.  Rather than carry a list of names, it takes every syscall
@@ -134,12 +135,6 @@ gate (const json_t *process, const char *name)
   return r;
 }
 
-static int
-compare_name (const void *a, const void *b)
-{
-  return strcmp (*(char *const *)a, *(char *const *)b);
-}
-
 /* Every syscall libseccomp knows for the host's architectures, sorted and
    unique.  Resolving numbers is the costly part of a profile: it is done
    once per call and kept in the context.  */
@@ -147,7 +142,7 @@ static char **
 host_syscalls (struct entitle_ctx_s *ctx)
 {
   const char *const *a = host_archs ();
-  size_t n = 0, cap = 2048, i, j;
+  size_t n = 0, cap = 2048;
   char **names;
 
   if (ctx->syscall_names)
@@ -170,15 +165,7 @@ host_syscalls (struct entitle_ctx_s *ctx)
     }
   if (names == NULL)
     abort ();
-  qsort (names, n, sizeof (char *), compare_name);
-  for (i = 0, j = 0; i < n; i++)
-    {
-      if (j > 0 && strcmp (names[j - 1], names[i]) == 0)
-        free (names[i]);
-      else
-        names[j++] = names[i];
-    }
-  names[j] = NULL;
+  entitle_strv_sort_uniq (names, n);
   ctx->syscall_names = names;
   return names;
 }

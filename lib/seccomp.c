@@ -525,12 +525,6 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
   return 0;
 }
 
-static int
-compare_str (const void *a, const void *b)
-{
-  return strcmp (*(char *const *)a, *(char *const *)b);
-}
-
 char **
 entitle_seccomp_allowed_names (const json_t *seccomp)
 {
@@ -556,14 +550,6 @@ entitle_seccomp_allowed_names (const json_t *seccomp)
     }
   if (out == NULL)
     abort ();
-  qsort (out, n, sizeof (char *), compare_str);
-  for (i = 0, j = 0; i < n; i++)
-    {
-      if (j > 0 && strcmp (out[j - 1], out[i]) == 0)
-        free (out[i]);
-      else
-        out[j++] = out[i];
-    }
-  out[j] = NULL;
+  entitle_strv_sort_uniq (out, n);
   return out;
 }

@@ -65,6 +65,30 @@ entitle_strv_has (char *const *v, const char *s)
   return false;
 }
 
+static inline int
+entitle_strcmpp (const void *a, const void *b)
+{
+  return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort the @n malloc'd strings of @v, free duplicates, NULL-terminate
+   (@v has room for n + 1).  */
+static inline void
+entitle_strv_sort_uniq (char **v, size_t n)
+{
+  size_t i, j = 0;
+
+  qsort (v, n, sizeof (char *), entitle_strcmpp);
+  for (i = 0; i < n; i++)
+    {
+      if (j > 0 && strcmp (v[j - 1], v[i]) == 0)
+        free (v[i]);
+      else
+        v[j++] = v[i];
+    }
+  v[j] = NULL;
+}
+
 /* Hand ownership of *p out of a cleanup scope.  */
 static inline void *
 get_and_reset (void *p)

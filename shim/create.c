@@ -26,10 +26,12 @@ config_path (const struct entitle_args_s *a)
 
 /* Could anything apply?  Only then is config.json parsed: the admin sets
    defaults or a floor, or the config names an entitle annotation.  */
+#define ENTITLE_MARK "io.entitle."
+
 static bool
-may_apply (const struct entitle_config_s *cfg, const char *raw, size_t len)
+admin_applies (const struct entitle_config_s *cfg)
 {
-  return cfg->defaults[0] || cfg->require[0] || memmem (raw, len, "io.entitle.", 11);
+  return cfg->defaults[0] || cfg->require[0];
 }
 
 int
@@ -48,15 +50,15 @@ shim_create (struct shim_s *s, entitle_error_t *err)
       return shim_exec_runtime (s, err);
     }
   /* Too large to parse, but transparent if nothing could apply to it.  */
-  if (ret < 0 && (*err)->status == EFBIG && !may_apply (s->ctx->config, "", 0)
-      && entitle_file_contains (path, "io.entitle.") == 0)
+  if (ret < 0 && (*err)->status == EFBIG && !admin_applies (s->ctx->config)
+      && entitle_file_contains (path, ENTITLE_MARK) == 0)
     {
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
-  if (!may_apply (s->ctx->config, raw, len))
+  if (!admin_applies (s->ctx->config) && memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) == NULL)
     return shim_exec_runtime (s, err);
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include "caps.h"
 #include "catalogue.h"
 #include "commands.h"
 #include "json.h"
@@ -20,26 +21,6 @@ string_array (const char *const *v)
   json_t *a = json_new (JSON_ARRAY);
   for (; *v; v++)
     json_push (a, json_new_string (*v));
-  return a;
-}
-
-static json_t *
-capabilities (void)
-{
-  json_t *a = json_new (JSON_ARRAY);
-  cap_value_t c;
-
-  for (c = 0; c < (cap_value_t)cap_max_bits (); c++)
-    {
-      char *n = cap_to_name (c);
-      if (n == NULL)
-        continue;
-      for (char *p = n; *p; p++)
-        *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-      if (strncmp (n, "CAP_", 4) == 0)
-        json_push (a, json_new_string (n));
-      cap_free (n);
-    }
   return a;
 }
 
@@ -79,7 +60,7 @@ synthesise (struct shim_s *s)
   free (max);
   json_set (f, "hooks", string_array (hooks));
   json_set (linux_, "namespaces", string_array (namespaces));
-  json_set (linux_, "capabilities", capabilities ());
+  json_set (linux_, "capabilities", entitle_caps_names (NULL));
   json_set (seccomp, "enabled", json_new_bool (true));
   json_set (linux_, "seccomp", seccomp);
   json_set (f, "linux", linux_);

@@ -17,6 +17,15 @@ entitle_config_path (void)
   return p && *p ? p : ENTITLE_CONFIG_FILE;
 }
 
+const char *
+entitle_config_hook (const struct entitle_config_s *cfg)
+{
+  const char *p = getenv ("ENTITLE_HOOK");
+  if (p && *p)
+    return p;
+  return cfg->hook ? cfg->hook : PKGLIBEXECDIR "/entitle-hook";
+}
+
 static char **
 empty_list (void)
 {
@@ -87,6 +96,8 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
     return get_bool (v, key, &cfg->lock, path, err);
   if (strcmp (key, "state_dir") == 0)
     return get_string (v, key, &cfg->state_dir, path, err);
+  if (strcmp (key, "hook") == 0)
+    return get_string (v, key, &cfg->hook, path, err);
   if (strcmp (key, "on_unenforceable") == 0)
     {
       const char *s = json_string (v);
@@ -160,6 +171,7 @@ entitle_config_free (struct entitle_config_s *cfg)
   free (cfg->path);
   free (cfg->runtime);
   free (cfg->state_dir);
+  free (cfg->hook);
   cleanup_strvp (&cfg->defaults);
   cleanup_strvp (&cfg->grant);
   cleanup_strvp (&cfg->require);

@@ -18,7 +18,12 @@ struct entitle_config_s
   bool warn_unenforceable; /**< "on_unenforceable": "warn" */
   bool lock;
   char *state_dir;
+  char *hook; /**< entitle-hook, or NULL for the built-in path */
 };
+
+/** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
+    the installed one.  */
+const char *entitle_config_hook (const struct entitle_config_s *cfg);
 
 /** The config path: $ENTITLE_CONFIG, else the built-in default. */
 const char *entitle_config_path (void);

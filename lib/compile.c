@@ -6,6 +6,7 @@
 #include <selinux/selinux.h>
 #include "caps.h"
 #include "compile.h"
+#include "hooks.h"
 #include "resolve.h"
 #include "seccomp-plan.h"
 #include "utils.h"
@@ -64,7 +65,8 @@ effects_of (const struct entitle_set_s *set, struct effects *e)
     }
 }
 
-/* Restrictions that need mechanisms this tree does not have yet.  */
+/* Restrictions that need mechanisms this tree does not have yet (cgroup
+   BPF is checked where it is enforced: by entitle-hook at createRuntime).  */
 static int
 check_enforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, entitle_error_t *err)
 {
@@ -72,9 +74,7 @@ check_enforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, e
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *r = set->items[i].entry;
-      const char *missing = (r->fx & FX_CGROUP_BPF) ? "cgroup BPF enforcement (not built in this version)"
-                            : (r->fx & FX_LANDLOCK) ? "the Landlock helper (not built in this version)"
-                                                    : NULL;
+      const char *missing = (r->fx & FX_LANDLOCK) ? "the Landlock helper (not built in this version)" : NULL;
       if (missing == NULL)
         continue;
       if (!ctx->config->warn_unenforceable)
@@ -290,6 +290,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   namespace(linux_, "pid", e.fx & FX_NEW_PIDNS, e.fx & FX_HOST_PIDNS);
   apply_paths (linux_, e.fx);
   ret = apply_seccomp (ctx, spec, &e, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_add_hooks (ctx, spec, set, err);
   if (UNLIKELY (ret < 0))
     return ret;
   annotations = json_get_or_add (spec, "annotations", JSON_OBJECT);

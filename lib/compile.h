@@ -22,6 +22,14 @@
 int entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err);
 
 /**
+ * The final set for @spec: its `io.entitle.entitlements` request resolved
+ * against the admin config of @ctx (defaults, require, ladders), without
+ * the grant check.  What the hook enforces, whoever rewrote the config.
+ */
+int entitle_final_set (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle_set_s *final,
+                       entitle_error_t *err);
+
+/**
  * Apply the final set @set to @spec: capabilities, noNewPrivileges, LSM
  * labels, namespaces, masked and read-only paths, seccomp, annotations.
  */

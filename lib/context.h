@@ -14,6 +14,7 @@ struct entitle_ctx_s
 {
   const struct entitle_log_s *log;
   const struct entitle_config_s *config;
+  const char *root; /**< the runtime's --root, or NULL */
 
   /* Memoized probes; -1 until asked.  */
   int selinux_enabled;
@@ -29,6 +30,7 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
 {
   ctx->log = log;
   ctx->config = config;
+  ctx->root = NULL;
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
   ctx->bounding_read = 0;

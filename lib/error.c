@@ -42,6 +42,23 @@ entitle_make_error (entitle_error_t *err, int status, const char *fmt, ...)
 }
 
 int
+entitle_make_sys_error (entitle_error_t *err, const char *fmt, ...)
+{
+  int saved = errno;
+  va_list ap;
+  char *what;
+
+  va_start (ap, fmt);
+  what = vformat (fmt, ap);
+  va_end (ap);
+  if (what == NULL)
+    abort ();
+  entitle_make_error (err, saved, "%s: %s", what, strerror (saved));
+  free (what);
+  return -(*err)->status - 1;
+}
+
+int
 entitle_error_wrap (entitle_error_t *err, const char *fmt, ...)
 {
   va_list ap;

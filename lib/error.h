@@ -25,6 +25,9 @@ typedef struct entitle_error_s *entitle_error_t;
 int entitle_make_error (entitle_error_t *err, int status, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
 
+/** entitle_make_error with errno: "WHAT: strerror(errno)".  */
+int entitle_make_sys_error (entitle_error_t *err, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+
 /**
  * Prefix the message of @err with more context ("load `x`: <old msg>").
  * Returns the same negative value entitle_make_error gave.

@@ -28,22 +28,30 @@ enum
 
 struct entitle_probe_s
 {
-  char kernel[65];            /**< uname -r */
-  bool seccomp;               /**< seccomp filters available */
-  unsigned seccomp_flags;     /**< SECCOMP_FILTER_FLAG_* the kernel accepts */
-  bool seccomp_extended;      /**< SECCOMP_MODE_FILTER_EXTENDED (eBPF seccomp patch set) */
-  bool checmate;              /**< PR_CHECMATE (Checmate patch set) */
-  bool bpf_lsm_listed;        /**< "bpf" in /sys/kernel/security/lsm */
-  bool bpf_lsm;               /**< an LSM program loaded, attached and ran */
-  char bpf_lsm_error[128];    /**< why not, when it did not */
-  bool lsm_cgroup;            /**< BPF_LSM_CGROUP programs load */
-  char lockdown[16];          /**< none, integrity, confidentiality or "" */
-  unsigned cgroup_bpf;        /**< PROBE_CG_* that load and attach */
-  char cgroup2[256];          /**< a cgroup v2 mount, or "" */
-  int landlock_abi;           /**< 0 when absent */
+  char kernel[65];         /**< uname -r */
+  bool seccomp;            /**< seccomp filters available */
+  unsigned seccomp_flags;  /**< SECCOMP_FILTER_FLAG_* the kernel accepts */
+  bool seccomp_extended;   /**< SECCOMP_MODE_FILTER_EXTENDED (eBPF seccomp patch set) */
+  bool checmate;           /**< PR_CHECMATE (Checmate patch set) */
+  bool bpf_lsm_listed;     /**< "bpf" in /sys/kernel/security/lsm */
+  bool bpf_lsm;            /**< an LSM program loaded, attached and ran */
+  char bpf_lsm_error[128]; /**< why not, when it did not */
+  bool lsm_cgroup;         /**< BPF_LSM_CGROUP programs load */
+  char lockdown[16];       /**< none, integrity, confidentiality or "" */
+  unsigned cgroup_bpf;     /**< PROBE_CG_* that load and attach */
+  char cgroup2[256];       /**< a cgroup v2 mount, or "" */
+  int landlock_abi;        /**< 0 when absent */
   bool selinux;
   bool apparmor;
 };
+
+/** prctl(2), or a fake kernel interface in tests.  */
+typedef long (*entitle_prctl_fn) (int op, unsigned long a, unsigned long b, unsigned long c,
+                                  unsigned long d);
+
+/** The seed patch sets, which mainline lacks: asked through @fn.  */
+bool entitle_probe_checmate (entitle_prctl_fn fn);
+bool entitle_probe_seccomp_extended (entitle_prctl_fn fn);
 
 /** Probe this host (lib/probe-run.c; links libbpf).  */
 int entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err);

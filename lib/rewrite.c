@@ -31,9 +31,10 @@ check_catalogue (const json_t *annotations, entitle_error_t *err)
 }
 
 int
-entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
+entitle_final_set (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle_set_s *final,
+                   entitle_error_t *err)
 {
-  cleanup_entitle_set struct entitle_set_s requested = { 0 }, final = { 0 };
+  cleanup_entitle_set struct entitle_set_s requested = { 0 };
   const json_t *annotations, *list;
   int ret;
 
@@ -52,11 +53,29 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
       if (UNLIKELY (ret < 0))
         return ret;
     }
-  ret = entitle_resolve (ctx->config, &requested, &final, err);
+  return entitle_resolve (ctx->config, &requested, final, err);
+}
+
+int
+entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
+{
+  cleanup_entitle_set struct entitle_set_s requested = { 0 }, final = { 0 };
+  const json_t *annotations, *list;
+  int ret;
+
+  ret = entitle_final_set (ctx, spec, &final, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (final.n == 0)
     return 0;
+  annotations = json_get (spec, "annotations");
+  list = json_get (annotations, ENTITLE_ANNOTATION);
+  if (list)
+    {
+      ret = entitle_parse_list (list->text, "annotation `" ENTITLE_ANNOTATION "`", &requested, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
   /* Rewritten already (create is idempotent)?  The annotation is written
      by whoever writes the others: trust it only if compiling again would
      take nothing away.  */

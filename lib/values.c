@@ -28,39 +28,56 @@ number (const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 }
 
 /* PORT or PORT-PORT, low to high.  */
-static bool
-port_range (const char *s)
+bool
+entitle_parse_ports (const char *s, unsigned short *lo, unsigned short *hi)
 {
   char buf[16];
   const char *dash = strchr (s, '-');
   unsigned long a, b;
 
   if (dash == NULL)
-    return number (s, 1, 65535, &a);
+    {
+      if (!number (s, 1, 65535, &a))
+        return false;
+      *lo = *hi = (unsigned short)a;
+      return true;
+    }
   if ((size_t)(dash - s) >= sizeof (buf))
     return false;
   memcpy (buf, s, (size_t)(dash - s));
   buf[dash - s] = '\0';
-  return number (buf, 1, 65535, &a) && number (dash + 1, 1, 65535, &b) && a <= b;
+  if (!number (buf, 1, 65535, &a) || !number (dash + 1, 1, 65535, &b) || a > b)
+    return false;
+  *lo = (unsigned short)a;
+  *hi = (unsigned short)b;
+  return true;
+}
+
+static bool
+port_range (const char *s)
+{
+  unsigned short lo, hi;
+  return entitle_parse_ports (s, &lo, &hi);
 }
 
 /* ADDR/LEN[:PORT[-PORT]], IPv4 or IPv6: the port follows the prefix
    length, so IPv6's colons are not ambiguous.  */
-static bool
-egress (const char *s)
+bool
+entitle_parse_egress (const char *s, struct entitle_cidr_s *out)
 {
   char addr[INET6_ADDRSTRLEN], len[4];
   const char *slash = strchr (s, '/'), *colon, *end;
-  unsigned char bin[16];
   unsigned long l;
   bool v6;
 
+  memset (out, 0, sizeof (*out));
   if (slash == NULL || (size_t)(slash - s) >= sizeof (addr))
     return false;
   memcpy (addr, s, (size_t)(slash - s));
   addr[slash - s] = '\0';
   v6 = strchr (addr, ':') != NULL;
-  if (inet_pton (v6 ? AF_INET6 : AF_INET, addr, bin) != 1)
+  out->family = v6 ? AF_INET6 : AF_INET;
+  if (inet_pton (out->family, addr, out->addr) != 1)
     return false;
   colon = strchr (slash, ':');
   end = colon ? colon : slash + strlen (slash);
@@ -70,12 +87,22 @@ egress (const char *s)
   len[end - slash - 1] = '\0';
   if (!number (len, 0, v6 ? 128 : 32, &l))
     return false;
-  return colon == NULL || port_range (colon + 1);
+  out->len = (unsigned)l;
+  out->lo = 0;
+  out->hi = 65535;
+  return colon == NULL || entitle_parse_ports (colon + 1, &out->lo, &out->hi);
+}
+
+static bool
+egress (const char *s)
+{
+  struct entitle_cidr_s c;
+  return entitle_parse_egress (s, &c);
 }
 
 /* FROM:TO, two ports.  */
-static bool
-port_map (const char *s)
+bool
+entitle_parse_port_map (const char *s, unsigned short *from, unsigned short *to)
 {
   char buf[8];
   const char *colon = strchr (s, ':');
@@ -85,7 +112,18 @@ port_map (const char *s)
     return false;
   memcpy (buf, s, (size_t)(colon - s));
   buf[colon - s] = '\0';
-  return number (buf, 1, 65535, &a) && number (colon + 1, 1, 65535, &b);
+  if (!number (buf, 1, 65535, &a) || !number (colon + 1, 1, 65535, &b))
+    return false;
+  *from = (unsigned short)a;
+  *to = (unsigned short)b;
+  return true;
+}
+
+static bool
+port_map (const char *s)
+{
+  unsigned short a, b;
+  return entitle_parse_port_map (s, &a, &b);
 }
 
 /* An absolute path without `.` or `..` components.  */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "cgroup.h"
 #include "commands.h"
 #include "compile.h"
 #include "entitlements.h"
@@ -45,18 +48,15 @@ container_state (struct shim_s *s, json_t **state, entitle_error_t *err)
 /* The entitlements applied to the container: the state's annotations, or
    else the config.json in its bundle.  NULL when entitle applied none.  */
 static int
-applied_list (struct shim_s *s, char **list, entitle_error_t *err)
+applied_list (const json_t *state, char **list, entitle_error_t *err)
 {
-  cleanup_json json_t *state = NULL, *spec = NULL;
+  cleanup_json json_t *spec = NULL;
   cleanup_free char *path = NULL, *raw = NULL;
   const char *v, *bundle;
   size_t len;
   int ret;
 
   *list = NULL;
-  ret = container_state (s, &state, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
   v = json_string (json_get (json_get (state, "annotations"), ENTITLE_ANNOTATION_APPLIED));
   bundle = json_string (json_get (state, "bundle"));
   if (v == NULL && bundle)
@@ -103,24 +103,50 @@ check_caps (struct shim_s *s, const struct entitle_set_s *set, entitle_error_t *
   return 0;
 }
 
+/* A container in a cgroup entitle-hook made (the runtime manages none):
+   the runtime would leave the new process in ours, outside the container's
+   policy, so go there first.  */
+static int
+join_cgroup (const json_t *state, entitle_error_t *err)
+{
+  const json_t *pid = json_get (state, "pid");
+  char mnt[256], rel[4096], mine[4096], dir[4352];
+  const char *base;
+
+  if (pid == NULL || pid->type != JSON_NUMBER || entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0
+      || entitle_cgroup_of_pid ((pid_t)atol (pid->text), rel, sizeof (rel), err) < 0
+      || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
+    return -1;
+  base = strrchr (rel, '/');
+  if (base == NULL || strncmp (base + 1, "entitle-", 8) != 0 || strcmp (rel, mine) == 0)
+    return 0;
+  snprintf (dir, sizeof (dir), "%s%s", mnt, rel);
+  return entitle_cgroup_move (dir, getpid (), err);
+}
+
 int
 shim_exec (struct shim_s *s, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   cleanup_free char *list = NULL, *raw = NULL, *out = NULL;
-  cleanup_json json_t *process = NULL;
+  cleanup_json json_t *process = NULL, *state = NULL;
+  bool bpf = access (ENTITLE_BPF_PINS, F_OK) == 0;
   size_t len, out_len;
   int ret;
 
-  if ((s->args.process == NULL && s->args.n_caps == 0) || s->args.id == NULL)
+  if ((s->args.process == NULL && s->args.n_caps == 0 && !bpf) || s->args.id == NULL)
     return shim_exec_runtime (s, err);
-  ret = applied_list (s, &list, err);
+  ret = container_state (s, &state, err);
   /* A container that does not exist is the runtime's error to report.  */
   if (ret < 0 && (*err)->status == ESRCH)
     {
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
+  if (ret == 0 && bpf)
+    ret = join_cgroup (state, err);
+  if (ret == 0)
+    ret = applied_list (state, &list, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "exec `%s`", s->args.id);
   if (list == NULL || *list == '\0')

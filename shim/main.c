@@ -116,6 +116,7 @@ main (int argc, char **argv)
   log.json = s.args.log_format && strcmp (s.args.log_format, "json") == 0;
   log.debug = s.args.debug;
   entitle_ctx_init (&ctx, &log, &cfg);
+  ctx.root = s.args.root;
   s.ctx = &ctx;
   ret = dispatch (&s, &err);
   if (ret < 0)

@@ -196,7 +196,8 @@ seccomp_allowlist() {
   make_bundle "$BUNDLE"
   set_entitlements "$BUNDLE" network.none,security.confined
   before=$(fingerprint "$BUNDLE")
-  run --separate-stderr "$ENTITLE" compile -b "$BUNDLE"
+  # --root: the hooks entitle adds name the runtime root (DESIGN §4).
+  run --separate-stderr "$ENTITLE" --root "$ROOT" compile -b "$BUNDLE"
   [ "$status" -eq 0 ]
   [ "$(fingerprint "$BUNDLE")" = "$before" ]
   printf '%s\n' "$output" | jq -S . >"$BATS_TEST_TMPDIR/compiled.json"

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "seccomp-plan.h"
 #include "trust.h"
+#include "utils.h"
 
 /* The whole rewrite of a config.json: sources, the trust rule, and what
    each entitlement compiles to (DESIGN §2, §3).  */
@@ -568,11 +569,11 @@ static void
 test_entitle_rewrite_unenforceable_refused (void **state)
 {
   struct entitle_config_s cfg;
-  cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8");
+  cleanup_json json_t *spec = spec_requesting ("fs.write=/data");
 
   (void)state;
   no_config (&cfg);
-  assert_rewrite_fails (&cfg, spec, "network.egress", "cannot be enforced", NULL);
+  assert_rewrite_fails (&cfg, spec, "fs.write", "cannot be enforced", NULL);
   assert_null (annotation (spec, ENTITLE_ANNOTATION_APPLIED));
 }
 
@@ -580,13 +581,64 @@ static void
 test_entitle_rewrite_unenforceable_warn (void **state)
 {
   struct entitle_config_s cfg;
-  cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8");
+  cleanup_json json_t *spec = spec_requesting ("fs.write=/data");
 
   (void)state;
   config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
   assert_int_equal (rewrite (&cfg, spec, NULL), 1);
-  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.egress=10.0.0.0/8");
+  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "fs.write=/data");
   entitle_config_free (&cfg);
+}
+
+/* A BPF-enforced entitlement brings entitle-hook at createRuntime and
+   poststop, once, with the admin config's path (hooks run with an empty
+   environment) and the hook path the config names.  */
+static void
+test_entitle_rewrite_adds_hooks (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8:443");
+  const json_t *hooks, *h;
+
+  (void)state;
+  config_from (&cfg, "{\"hook\":\"/opt/entitle-hook\"}");
+  unsetenv ("ENTITLE_HOOK");
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  hooks = json_get (spec, "hooks");
+  assert_non_null (hooks);
+  assert_int_equal (json_get (hooks, "createRuntime")->n, 1);
+  assert_int_equal (json_get (hooks, "poststop")->n, 1);
+  h = json_get (hooks, "createRuntime")->items[0];
+  {
+    cleanup_json json_t *want = parse_ok ("{\"path\":\"/opt/entitle-hook\",\"args\":[\"entitle-hook\","
+                                          "\"createRuntime\",\"--root\",\"\",\"--config\",\"" CONFIG_PATH "\"]}");
+    assert_true (json_equal (h, want));
+  }
+  /* Compiling the rewritten config again adds nothing.  */
+  {
+    cleanup_entitle_set struct entitle_set_s set = { 0 };
+    struct entitle_ctx_s ctx;
+    entitle_error_t err = NULL;
+    assert_int_equal (entitle_parse_list ("network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
+    entitle_ctx_init (&ctx, &test_log, &cfg);
+    assert_int_equal (entitle_compile (&ctx, spec, &set, &err), 0);
+    entitle_ctx_release (&ctx);
+  }
+  assert_int_equal (json_get (json_get (spec, "hooks"), "createRuntime")->n, 1);
+  entitle_config_free (&cfg);
+}
+
+/* Nothing cgroup BPF enforces: no hooks.  */
+static void
+test_entitle_rewrite_no_hooks_without_bpf (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting ("host.processes.none");
+
+  (void)state;
+  no_config (&cfg);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_null (json_get (spec, "hooks"));
 }
 
 /* Catalogue versions.  */
@@ -795,6 +847,8 @@ main (void)
     cmocka_unit_test (test_entitle_rewrite_security_confined),
     cmocka_unit_test (test_entitle_rewrite_unenforceable_refused),
     cmocka_unit_test (test_entitle_rewrite_unenforceable_warn),
+    cmocka_unit_test (test_entitle_rewrite_adds_hooks),
+    cmocka_unit_test (test_entitle_rewrite_no_hooks_without_bpf),
     cmocka_unit_test (test_entitle_rewrite_catalogue_version),
     cmocka_unit_test (test_entitle_rewrite_bad_annotation),
     cmocka_unit_test (test_entitle_rewrite_seccomp_bpf_data_removed),

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Trial programs for `entitle probe`: a BPF LSM program counts the probe's
+   own file opens (loaded, attached and triggered: listing "bpf" among the
+   LSMs is not proof it runs), and an lsm_cgroup program is only loaded.  */
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+char LICENSE[] SEC ("license") = "GPL";
+
+__u32 probe_pid = 0;
+__u32 probe_hits = 0;
+
+SEC ("lsm/file_open")
+int
+probe_file_open (unsigned long long *ctx)
+{
+  (void)ctx;
+  if ((bpf_get_current_pid_tgid () >> 32) == probe_pid)
+    __sync_fetch_and_add (&probe_hits, 1);
+  return 0;
+}
+
+SEC ("lsm_cgroup/socket_bind")
+int
+probe_socket_bind (unsigned long long *ctx)
+{
+  (void)ctx;
+  return 1;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_HOOKS_H
+#define ENTITLE_HOOKS_H
+
+#include "context.h"
+#include "entitlements.h"
+#include "json.h"
+
+/** Does @set need the cgroup BPF programs (FX_CGROUP_BPF)?  */
+bool entitle_needs_bpf (const struct entitle_set_s *set);
+
+/**
+ * Add entitle-hook to @spec's createRuntime and poststop hooks when @set
+ * needs cgroup BPF (once: an entry already there is kept).
+ */
+int entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
+                       entitle_error_t *err);
+
+#endif

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <selinux/selinux.h>
+#include "cgroup.h"
+#include "probe.h"
+#include "probe.skel.h"
+#include "utils.h"
+
+/* Every answer comes from asking the kernel to do the thing (DESIGN §4):
+   load a program, attach it, trigger it; call the prctl and read the
+   errno.  Nothing here changes the host but a cgroup made and removed.  */
+
+#define PR_CHECMATE                  0x43484543
+#define CHECMATE_INSTALL_HOOK        1
+#define CHECMATE_HOOK_SOCKET_CONNECT 6
+#define SECCOMP_MODE_FILTER_EXTENDED 3
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#ifndef __NR_lsm_list_modules
+#define __NR_lsm_list_modules 461
+#endif
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#define LSM_ID_BPF                      109
+
+static void
+read_line (const char *path, char *buf, size_t len)
+{
+  cleanup_file FILE *f = fopen (path, "re");
+  buf[0] = '\0';
+  if (f && fgets (buf, (int)len, f))
+    buf[strcspn (buf, "\n")] = '\0';
+}
+
+/* Known filter flags are checked before the (NULL) filter is read:
+   EFAULT means known, EINVAL unknown.  */
+static void
+probe_seccomp (struct entitle_probe_s *p)
+{
+  static const unsigned flags[] = { SECCOMP_FILTER_FLAG_TSYNC, SECCOMP_FILTER_FLAG_LOG,
+                                    SECCOMP_FILTER_FLAG_SPEC_ALLOW, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                                    SECCOMP_FILTER_FLAG_TSYNC_ESRCH, 1u << 5 /* WAIT_KILLABLE_RECV */ };
+  unsigned action = SECCOMP_RET_ERRNO;
+  size_t i;
+
+  p->seccomp = syscall (SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+  for (i = 0; p->seccomp && i < sizeof (flags) / sizeof (flags[0]); i++)
+    {
+      unsigned f = flags[i] == (1u << 5) ? flags[i] | SECCOMP_FILTER_FLAG_NEW_LISTENER : flags[i];
+      if (syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, f, NULL) < 0 && errno == EFAULT)
+        p->seccomp_flags |= flags[i];
+    }
+}
+
+bool
+entitle_probe_seccomp_extended (entitle_prctl_fn fn)
+{
+  int fd = -1;
+  /* Mainline rejects the mode with EINVAL; the patch set would look at
+     the (bad) program fd.  */
+  return fn (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 && errno != EINVAL;
+}
+
+bool
+entitle_probe_checmate (entitle_prctl_fn fn)
+{
+  /* Checmate answers EBADF for a bad program fd; mainline knows no
+     PR_CHECMATE and answers EINVAL.  */
+  return fn (PR_CHECMATE, CHECMATE_INSTALL_HOOK, CHECMATE_HOOK_SOCKET_CONNECT, (unsigned long)-1, 0) < 0
+         && errno != EINVAL;
+}
+
+static void
+probe_lsm_list (struct entitle_probe_s *p)
+{
+  char buf[512];
+  uint64_t ids[32];
+  uint32_t size = sizeof (ids);
+  long n, i;
+
+  read_line ("/sys/kernel/security/lsm", buf, sizeof (buf));
+  if (buf[0])
+    {
+      char *tok, *save = NULL;
+      for (tok = strtok_r (buf, ",", &save); tok; tok = strtok_r (NULL, ",", &save))
+        p->bpf_lsm_listed |= strcmp (tok, "bpf") == 0;
+      return;
+    }
+  /* securityfs not mounted: ask the syscall (6.8+).  */
+  n = syscall (__NR_lsm_list_modules, ids, &size, 0);
+  for (i = 0; i < n; i++)
+    p->bpf_lsm_listed |= ids[i] == LSM_ID_BPF;
+}
+
+static int
+silent (enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+  (void)level;
+  (void)fmt;
+  (void)ap;
+  return 0;
+}
+
+/* Load, attach and trigger an LSM program; or say what stopped it.  */
+static void
+probe_bpf_lsm (struct entitle_probe_s *p)
+{
+  struct probe_bpf *skel = probe_bpf__open ();
+  int ret, fd;
+
+  if (skel == NULL)
+    {
+      snprintf (p->bpf_lsm_error, sizeof (p->bpf_lsm_error), "open: %s", strerror (errno));
+      return;
+    }
+  bpf_program__set_autoload (skel->progs.probe_socket_bind, false);
+  skel->bss->probe_pid = (uint32_t)getpid ();
+  if ((ret = probe_bpf__load (skel)) < 0)
+    snprintf (p->bpf_lsm_error, sizeof (p->bpf_lsm_error), "load: %s", strerror (-ret));
+  else if ((ret = probe_bpf__attach (skel)) < 0)
+    snprintf (p->bpf_lsm_error, sizeof (p->bpf_lsm_error), "attach: %s", strerror (-ret));
+  else
+    {
+      if ((fd = open ("/proc/self/stat", O_RDONLY | O_CLOEXEC)) >= 0)
+        close (fd);
+      p->bpf_lsm = skel->bss->probe_hits > 0;
+      if (!p->bpf_lsm)
+        snprintf (p->bpf_lsm_error, sizeof (p->bpf_lsm_error), "attached but never ran");
+    }
+  probe_bpf__destroy (skel);
+}
+
+static void
+probe_lsm_cgroup (struct entitle_probe_s *p)
+{
+  struct probe_bpf *skel = probe_bpf__open ();
+
+  if (skel == NULL)
+    return;
+  bpf_program__set_autoload (skel->progs.probe_file_open, false);
+  p->lsm_cgroup = probe_bpf__load (skel) == 0;
+  probe_bpf__destroy (skel);
+}
+
+static void
+probe_lockdown (struct entitle_probe_s *p)
+{
+  char buf[128], *a, *b;
+
+  read_line ("/sys/kernel/security/lockdown", buf, sizeof (buf));
+  a = strchr (buf, '[');
+  b = a ? strchr (a, ']') : NULL;
+  if (a && b && (size_t)(b - a - 1) < sizeof (p->lockdown))
+    {
+      memcpy (p->lockdown, a + 1, (size_t)(b - a - 1));
+      p->lockdown[b - a - 1] = '\0';
+    }
+}
+
+static const struct
+{
+  unsigned bit;
+  enum bpf_prog_type prog;
+  enum bpf_attach_type attach;
+} cg_types[] = {
+  { PROBE_CG_SOCK_CREATE, BPF_PROG_TYPE_CGROUP_SOCK, BPF_CGROUP_INET_SOCK_CREATE },
+  { PROBE_CG_CONNECT4, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_CONNECT },
+  { PROBE_CG_CONNECT6, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_CONNECT },
+  { PROBE_CG_SENDMSG4, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP4_SENDMSG },
+  { PROBE_CG_SENDMSG6, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP6_SENDMSG },
+  { PROBE_CG_BIND4, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_BIND },
+  { PROBE_CG_BIND6, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_BIND },
+  { PROBE_CG_SYSCTL, BPF_PROG_TYPE_CGROUP_SYSCTL, BPF_CGROUP_SYSCTL },
+  { PROBE_CG_DEVICE, BPF_PROG_TYPE_CGROUP_DEVICE, BPF_CGROUP_DEVICE },
+};
+
+/* "return 1" of each type, attached to a cgroup made for the purpose
+   (removing the cgroup detaches them).  */
+static void
+probe_cgroup_bpf (struct entitle_probe_s *p)
+{
+  const struct bpf_insn ret1[] = {
+    { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+    { .code = BPF_JMP | BPF_EXIT },
+  };
+  char dir[512];
+  cleanup_close int cg = -1;
+  size_t i;
+
+  if (p->cgroup2[0] == '\0')
+    return;
+  snprintf (dir, sizeof (dir), "%s/entitle-probe-%d", p->cgroup2, (int)getpid ());
+  if (mkdir (dir, 0700) < 0 || (cg = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    {
+      rmdir (dir);
+      return;
+    }
+  for (i = 0; i < sizeof (cg_types) / sizeof (cg_types[0]); i++)
+    {
+      LIBBPF_OPTS (bpf_prog_load_opts, opts, .expected_attach_type = cg_types[i].attach);
+      int fd = bpf_prog_load (cg_types[i].prog, NULL, "GPL", ret1, 2, &opts);
+      if (fd < 0)
+        continue;
+      if (bpf_prog_attach (fd, cg, cg_types[i].attach, BPF_F_ALLOW_MULTI) == 0)
+        p->cgroup_bpf |= cg_types[i].bit;
+      close (fd);
+    }
+  close (get_and_reset_fd (&cg));
+  rmdir (dir);
+}
+
+static long
+real_prctl (int op, unsigned long a, unsigned long b, unsigned long c, unsigned long d)
+{
+  return prctl (op, a, b, c, d);
+}
+
+int
+entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
+{
+  entitle_error_t ignored = NULL;
+  struct utsname u;
+  char buf[8];
+  long abi;
+
+  (void)err;
+  memset (p, 0, sizeof (*p));
+  if (uname (&u) == 0)
+    snprintf (p->kernel, sizeof (p->kernel), "%s", u.release);
+  probe_seccomp (p);
+  p->seccomp_extended = entitle_probe_seccomp_extended (real_prctl);
+  p->checmate = entitle_probe_checmate (real_prctl);
+  libbpf_set_print (silent);
+  probe_lsm_list (p);
+  probe_bpf_lsm (p);
+  probe_lsm_cgroup (p);
+  probe_lockdown (p);
+  if (entitle_cgroup2_mount (p->cgroup2, sizeof (p->cgroup2), &ignored) < 0)
+    p->cgroup2[0] = '\0';
+  entitle_error_release (&ignored);
+  probe_cgroup_bpf (p);
+  abi = syscall (__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  p->landlock_abi = abi > 0 ? (int)abi : 0;
+  p->selinux = is_selinux_enabled () > 0;
+  read_line ("/sys/module/apparmor/parameters/enabled", buf, sizeof (buf));
+  p->apparmor = buf[0] == 'Y';
+  return 0;
+}

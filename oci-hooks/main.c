@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "admin-config.h"
+#include "file.h"
+#include "hook.h"
+#include "utils.h"
+
+/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] < state
+   entitle-hook probe [--json]
+   The runtime passes the container's state on stdin (runtime-spec,
+   "State"); a non-zero exit makes it abort create.  */
+
+/* The state carries the annotations, as large as config.json may be.  */
+#define STATE_MAX (ENTITLE_MAX_CONFIG_SIZE + (1 << 20))
+
+static int
+usage (void)
+{
+  fputs ("usage: entitle-hook createRuntime|poststop [--root DIR] [--config FILE] < STATE\n"
+         "       entitle-hook probe [--json]\n",
+         stderr);
+  return 2;
+}
+
+static int
+read_state (struct hook_state_s *st, entitle_error_t *err)
+{
+  cleanup_free char *buf = malloc (STATE_MAX);
+  const json_t *v;
+  size_t n = 0;
+  ssize_t r;
+
+  if (buf == NULL)
+    return entitle_make_error (err, ENOMEM, "out of memory");
+  while (n < STATE_MAX && ((r = read (0, buf + n, STATE_MAX - n)) > 0 || (r < 0 && errno == EINTR)))
+    n += r > 0 ? (size_t)r : 0;
+  if (n == STATE_MAX)
+    return entitle_make_error (err, EFBIG, "the state on stdin is larger than %d bytes", STATE_MAX);
+  if (json_parse (buf, n, &st->doc, err) < 0)
+    return entitle_error_wrap (err, "read the container state on stdin");
+  st->id = json_string (json_get (st->doc, "id"));
+  st->bundle = json_string (json_get (st->doc, "bundle"));
+  v = json_get (st->doc, "pid");
+  st->pid = v && v->type == JSON_NUMBER ? (pid_t)atol (v->text) : 0;
+  if (st->id == NULL || st->bundle == NULL)
+    return entitle_make_error (err, EINVAL, "the state on stdin has no `id` or `bundle`");
+  return 0;
+}
+
+static int
+run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
+{
+  struct entitle_config_s cfg = { 0 };
+  struct entitle_log_s log = { 0 };
+  struct entitle_ctx_s ctx;
+  int ret;
+
+  if (entitle_config_load (&cfg, err) < 0 || read_state (st, err) < 0)
+    {
+      entitle_config_free (&cfg);
+      return -1;
+    }
+  entitle_ctx_init (&ctx, &log, &cfg);
+  if (strcmp (cmd, "createRuntime") == 0)
+    ret = hook_create_runtime (&ctx, st);
+  else
+    ret = hook_poststop (&ctx, st);
+  entitle_ctx_release (&ctx);
+  entitle_config_free (&cfg);
+  return ret;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct hook_state_s st = { .root = "" };
+  entitle_error_t err = NULL;
+  const char *cmd;
+  int i, ret;
+
+  if (argc < 2)
+    return usage ();
+  cmd = argv[1];
+  if (strcmp (cmd, "probe") == 0)
+    return hook_probe (argc > 2 && strcmp (argv[2], "--json") == 0) < 0;
+  if (strcmp (cmd, "createRuntime") != 0 && strcmp (cmd, "poststop") != 0)
+    return usage ();
+  for (i = 2; i + 1 < argc; i += 2)
+    if (strcmp (argv[i], "--root") == 0)
+      st.root = argv[i + 1];
+    else if (strcmp (argv[i], "--config") == 0)
+      setenv ("ENTITLE_CONFIG", argv[i + 1], 1);
+    else
+      return usage ();
+  if (i != argc)
+    return usage ();
+  ret = run (cmd, &st, &err);
+  json_free (st.doc);
+  if (ret < 0 && err)
+    fprintf (stderr, "entitle: %s\n", err->msg);
+  entitle_error_release (&err);
+  return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <linux/seccomp.h>
+#include "hook.h"
+#include "loader.h"
+#include "probe.h"
+
+/* entitle-hook probe [--json]: what this kernel offers, for people or for
+   the shim (which caches the JSON by boot id).  */
+
+static const char *
+yes (bool b)
+{
+  return b ? "yes" : "no";
+}
+
+static void
+print_text (const struct entitle_probe_s *p)
+{
+  static const char *const flags[] = { "tsync", "log", "spec_allow", "new_listener", "tsync_esrch", "wait_killable_recv" };
+  static const char *const cg[] = { "sock_create", "connect4", "connect6", "sendmsg4", "sendmsg6",
+                                    "bind4", "bind6", "sysctl", "device" };
+  size_t i;
+
+  printf ("kernel: %s\n", p->kernel);
+  printf ("seccomp: %s; filter flags:", yes (p->seccomp));
+  for (i = 0; i < sizeof (flags) / sizeof (flags[0]); i++)
+    if (p->seccomp_flags & (1u << i))
+      printf (" %s", flags[i]);
+  printf ("\nseccomp eBPF filters (SECCOMP_MODE_FILTER_EXTENDED): %s\n", yes (p->seccomp_extended));
+  printf ("Checmate (PR_CHECMATE): %s\n", yes (p->checmate));
+  printf ("BPF LSM: listed %s, works %s%s%s\n", yes (p->bpf_lsm_listed), yes (p->bpf_lsm),
+          p->bpf_lsm ? "" : " - ", p->bpf_lsm ? "" : p->bpf_lsm_error);
+  printf ("BPF_LSM_CGROUP: %s\n", yes (p->lsm_cgroup));
+  printf ("lockdown: %s\n", p->lockdown[0] ? p->lockdown : "unknown (securityfs not mounted)");
+  printf ("cgroup v2: %s\ncgroup BPF:", p->cgroup2[0] ? p->cgroup2 : "not mounted");
+  for (i = 0; i < sizeof (cg) / sizeof (cg[0]); i++)
+    printf (" %s=%s", cg[i], yes (p->cgroup_bpf & (1u << i)));
+  printf ("\nLandlock ABI: %d\nSELinux: %s\nAppArmor: %s\n", p->landlock_abi, yes (p->selinux),
+          yes (p->apparmor));
+}
+
+int
+hook_probe (bool json)
+{
+  struct entitle_probe_s p;
+  entitle_error_t err = NULL;
+  char *s;
+
+  if (entitle_probe_run (&p, &err) < 0)
+    {
+      fprintf (stderr, "entitle: %s\n", err->msg);
+      entitle_error_release (&err);
+      return -1;
+    }
+  if (!json)
+    {
+      print_text (&p);
+      return 0;
+    }
+  if ((s = entitle_probe_to_json (&p)) == NULL)
+    return -1;
+  puts (s);
+  free (s);
+  return 0;
+}

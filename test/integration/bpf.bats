@@ -1,0 +1,301 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# cgroup BPF enforcement (DESIGN §4) with real runc: entitle-hook attaches
+# the programs at createRuntime and forgets the container at poststop.
+# The containers join a network namespace the test makes, with addresses
+# on its loopback, so that "ECONNREFUSED" means the packet left (allowed
+# by policy) and "EPERM" means the program refused it.
+
+load helpers
+
+PIN=/sys/fs/bpf/entitle
+
+setup() {
+  common_setup
+  NETNS="entitle-$$-$BATS_TEST_NUMBER"
+  ip netns add "$NETNS"
+  ip -n "$NETNS" link set lo up
+  ip -n "$NETNS" addr add 10.200.0.1/32 dev lo
+  ip -n "$NETNS" addr add 10.200.0.2/32 dev lo
+  ip -n "$NETNS" addr add fd00:200::1/128 dev lo nodad
+  ip -n "$NETNS" addr add fd00:200::2/128 dev lo nodad
+}
+
+teardown() {
+  common_teardown
+  ip netns delete "$NETNS" 2>/dev/null || true
+}
+
+# net_bundle DIR PROBE...: probe_bundle in the test's network namespace.
+net_bundle() {
+  local dir=$1
+  shift
+  probe_bundle "$dir" "$@"
+  join_netns "$dir"
+}
+
+join_netns() {
+  edit_config "$1" '.linux.namespaces = ([.linux.namespaces[] | select(.type != "network")]
+      + [{type: "network", path: $p}])' --arg p "/var/run/netns/$NETNS"
+}
+
+# cgroup_dir PID: the cgroup v2 directory of PID.
+cgroup_dir() {
+  local mnt rel
+  mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+  rel=$(sed -n 's/^0:://p' "/proc/$1/cgroup")
+  echo "$mnt$rel"
+}
+
+# cgroup_id DIR: the id the programs key on (the kernfs inode).
+cgroup_id() {
+  stat -c %i "$1"
+}
+
+# policy_keys: the cgroup ids that have a policy, one per line.
+policy_keys() {
+  bpftool -j map dump pinned "$PIN/entitle_policy" | jq -r '.[].formatted.key // empty'
+}
+
+# owner_names: "ROOT ID" of every container entitle-hook knows.
+owner_names() {
+  bpftool -j map dump pinned "$PIN/entitle_owners" |
+    jq -r '.[].formatted.key.name | implode? // .' 2>/dev/null || true
+}
+
+# trie_cgroups MAP: the cgroup ids that have egress entries in MAP.
+trie_cgroups() {
+  bpftool -j map dump pinned "$PIN/$1" |
+    jq -r '.[].formatted.key | (.cgroup_hi * 4294967296 + .cgroup_lo)'
+}
+
+@test "network.egress: only the listed destination and port (IPv4, TCP and UDP)" {
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80" "connect 10.200.0.1 81" \
+    "sendto 10.200.0.1 80" "sendto 10.200.0.2 80"
+  run_bundle ent
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: ECONNREFUSED" \
+    "connect 10.200.0.1 81: ECONNREFUSED" "sendto 10.200.0.1 80: ok" "sendto 10.200.0.2 80: ok"
+
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  run_bundle ent
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" \
+    "connect 10.200.0.1 81: EPERM" "sendto 10.200.0.1 80: ok" "sendto 10.200.0.2 80: EPERM"
+}
+
+@test "network.egress: IPv6, port ranges, and a wider rule's ports inside a narrower CIDR" {
+  net_bundle "$BUNDLE" "connect fd00:200::1 80" "connect fd00:200::2 80" "connect fd00:200::1 81" \
+    "sendto fd00:200::2 80" "connect 10.200.0.1 443" "connect 10.200.0.2 443" "connect 10.200.0.1 80"
+  set_entitlements "$BUNDLE" "network.egress=fd00:200::1/128:80,network.egress=10.200.0.0/24:443,network.egress=10.200.0.1/32:80-81"
+  run_bundle ent
+  expect_lines "connect fd00:200::1 80: ECONNREFUSED" "connect fd00:200::2 80: EPERM" \
+    "connect fd00:200::1 81: EPERM" "sendto fd00:200::2 80: EPERM" \
+    "connect 10.200.0.1 443: ECONNREFUSED" "connect 10.200.0.2 443: ECONNREFUSED" \
+    "connect 10.200.0.1 80: ECONNREFUSED"
+}
+
+@test "network.egress: an IPv4-mapped IPv6 address is held to the IPv4 rules" {
+  net_bundle "$BUNDLE" "connect ::ffff:10.200.0.1 80" "connect ::ffff:10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  run_bundle ent
+  expect_lines "connect ::ffff:10.200.0.1 80: ECONNREFUSED" "connect ::ffff:10.200.0.2 80: EPERM"
+}
+
+# The kernel runs cgroup/sock_create for inet and inet6 sockets only
+# (inet_create, inet6_create): packet and netlink sockets are seccomp's alone.
+@test "network.none: the sock_create program refuses inet and inet6 sockets in a shared netns" {
+  make_bundle "$BUNDLE"
+  join_netns "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  create_started ent "$BUNDLE" "$CTID"
+  pid=$(ent state "$CTID" | jq -r .pid)
+  cg=$(cgroup_dir "$pid")
+  # The container's seccomp filter denies these too; a host process that
+  # joins the container's cgroup carries no filter, so only BPF is left.
+  run sh -c 'echo $$ >"$1/cgroup.procs" && for f in inet "inet dgram" inet6 unix; do printf "%s: " "$f"; "$2" socket $f; done' \
+    sh "$cg" "$ENTITLE_PROBE"
+  expect_lines "inet: EPERM" "inet dgram: EPERM" "inet6: EPERM" "unix: ok"
+}
+
+@test "network.user: the sock_create program refuses raw inet sockets, not TCP or UDP" {
+  make_bundle "$BUNDLE"
+  join_netns "$BUNDLE"
+  set_entitlements "$BUNDLE" network.user
+  create_started ent "$BUNDLE" "$CTID"
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  run sh -c 'echo $$ >"$1/cgroup.procs" && for f in raw inet "inet dgram"; do printf "%s: " "$f"; "$2" socket $f; done' \
+    sh "$cg" "$ENTITLE_PROBE"
+  expect_lines "raw: EPERM" "inet: ok" "inet dgram: ok"
+}
+
+@test "network.bind and network.bind-map: bind to 80 lands on 8080, 9090 is refused" {
+  make_bundle "$BUNDLE" /bin/sh -c '/probe bind 9090; nc -l -p 80 </dev/null >/dev/null & sleep 600'
+  join_netns "$BUNDLE"
+  set_entitlements "$BUNDLE" network.bind=8080,network.bind-map=80:8080
+  create_started ent "$BUNDLE" "$CTID"
+  for _ in $(seq 50); do
+    ip netns exec "$NETNS" ss -Hltn | grep -q ':8080 ' && break
+    sleep 0.1
+  done
+  run ip netns exec "$NETNS" ss -Hltn
+  [[ "$output" == *":8080 "* ]]
+  [[ "$output" != *":80 "* ]]
+  [ "$(cat "$BATS_TEST_TMPDIR/$CTID.out")" = EPERM ]
+}
+
+@test "security.confined: sysctl writes refused but for the keys linux.sysctl sets" {
+  make_bundle "$BUNDLE"
+  join_netns "$BUNDLE"
+  edit_config "$BUNDLE" '.linux.sysctl = {"net.ipv4.ip_forward": "1"}'
+  set_entitlements "$BUNDLE" security.confined
+  create_started ent "$BUNDLE" "$CTID"
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  # runc wrote ip_forward after the hook attached the program.
+  [ "$(ip netns exec "$NETNS" cat /proc/sys/net/ipv4/ip_forward)" = 1 ]
+  # A host process in the container's cgroup and netns (nsenter keeps the
+  # host's /sys, where the cgroup is; `ip netns exec` would not) writes
+  # each key's current value back.
+  cat >"$BATS_TEST_TMPDIR/rewrite.sh" <<'SH'
+for k in ip_forward ping_group_range; do
+  f=/proc/sys/net/ipv4/$k
+  v=$(cat $f)
+  if (echo "$v" >$f) 2>/dev/null; then echo "$k: ok"; else echo "$k: refused"; fi
+done
+SH
+  run sh -c 'echo $$ >"$1/cgroup.procs" && exec nsenter --net="$2" sh "$3"' \
+    sh "$cg" "/var/run/netns/$NETNS" "$BATS_TEST_TMPDIR/rewrite.sh"
+  expect_lines "ip_forward: ok" "ping_group_range: refused"
+
+  # Without security.confined the same write goes through.
+  ent delete --force "$CTID"
+  set_entitlements "$BUNDLE" network.user
+  create_started ent "$BUNDLE" "$CTID"
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  run sh -c 'echo $$ >"$1/cgroup.procs" && exec nsenter --net="$2" sh "$3"' \
+    sh "$cg" "/var/run/netns/$NETNS" "$BATS_TEST_TMPDIR/rewrite.sh"
+  expect_lines "ip_forward: ok" "ping_group_range: ok"
+}
+
+@test "lifecycle: after delete nothing of the container is left in the maps or attached" {
+  net_bundle "$BUNDLE" "sleep 600"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80,network.bind=8080,security.confined
+  edit_config "$BUNDLE" '.linux.sysctl = {"net.ipv4.ip_forward": "1"}'
+  create_started ent "$BUNDLE" "$CTID"
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  id=$(cgroup_id "$cg")
+  policy_keys | grep -qx "$id"
+  trie_cgroups entitle_egress4 | grep -qx "$id"
+  run bpftool -j cgroup show "$cg"
+  [ "$(jq -r '[.[].name] | sort | join(" ")' <<<"$output")" = \
+    "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_sendmsg4 entitle_sendmsg6 entitle_sysctl" ]
+
+  ent kill "$CTID" KILL
+  wait_status ent "$CTID" stopped
+  ent delete "$CTID"
+  [ ! -d "$cg" ]
+  ! policy_keys | grep -qx "$id"
+  ! trie_cgroups entitle_egress4 | grep -qx "$id"
+  ! owner_names | grep -qF "$CTID"
+  # Only the shared objects stay pinned.
+  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_egress4 entitle_egress6 entitle_owners entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_sock_create entitle_sysctl entitle_sysctls " ]
+}
+
+@test "lifecycle: kill -9 of the container and delete --force leave nothing behind" {
+  net_bundle "$BUNDLE" "sleep 600"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  create_started ent "$BUNDLE" "$CTID"
+  pid=$(ent state "$CTID" | jq -r .pid)
+  id=$(cgroup_id "$(cgroup_dir "$pid")")
+  kill -9 "$pid"
+  ent delete --force "$CTID"
+  ! policy_keys | grep -qx "$id"
+  ! trie_cgroups entitle_egress4 | grep -qx "$id"
+  ! owner_names | grep -qF "$CTID"
+}
+
+@test "two containers with different egress rules do not see each other's" {
+  make_bundle "$BUNDLE" /bin/sh -c 'sleep 600'
+  join_netns "$BUNDLE"
+  cp -r "$BUNDLE" "$BATS_TEST_TMPDIR/b2"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  set_entitlements "$BATS_TEST_TMPDIR/b2" network.egress=10.200.0.2/32:80
+  create_started ent "$BUNDLE" "$CTID-a"
+  create_started ent "$BATS_TEST_TMPDIR/b2" "$CTID-b"
+  run ent exec "$CTID-a" /bin/sh -c '/probe connect 10.200.0.1 80; /probe connect 10.200.0.2 80'
+  expect_lines ECONNREFUSED EPERM
+  run ent exec "$CTID-b" /bin/sh -c '/probe connect 10.200.0.1 80; /probe connect 10.200.0.2 80'
+  expect_lines EPERM ECONNREFUSED
+}
+
+@test "the same id under two runtime roots: each delete forgets only its own" {
+  local root2="$BATS_TEST_TMPDIR/root2"
+  make_bundle "$BUNDLE" /bin/sh -c 'sleep 600'
+  join_netns "$BUNDLE"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  cp -r "$BUNDLE" "$BATS_TEST_TMPDIR/b2"
+  # runc would name both cgroups after the id.
+  edit_config "$BUNDLE" '.linux.cgroupsPath = $p' --arg p "/$CTID-1"
+  edit_config "$BATS_TEST_TMPDIR/b2" '.linux.cgroupsPath = $p' --arg p "/$CTID-2"
+  create_started ent "$BUNDLE" "$CTID"
+  "$ENTITLE" --root "$root2" create -b "$BATS_TEST_TMPDIR/b2" "$CTID" </dev/null >/dev/null 2>&1
+  id2=$(cgroup_id "$(cgroup_dir "$("$ENTITLE" --root "$root2" state "$CTID" | jq -r .pid)")")
+  ent delete --force "$CTID"
+  policy_keys | grep -qx "$id2"
+  run "$ENTITLE" --root "$root2" exec "$CTID" /probe connect 10.200.0.2 80
+  "$ENTITLE" --root "$root2" delete --force "$CTID"
+  [ "$output" = EPERM ]
+  ! policy_keys | grep -qx "$id2"
+}
+
+@test "fail closed: without cgroup BPF the hook refuses create, naming the entitlement; warn runs it" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  # A config whose hook cannot enforce: a cgroup path deeper than the
+  # programs look (DESIGN §4: fail closed) is simulated by a container
+  # cgroup nested 20 levels down.
+  deep=$(printf '/d%d' $(seq 20))
+  edit_config "$BUNDLE" '.linux.cgroupsPath = $p' --arg p "/entitle-test-$$$deep"
+  run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'`network.egress=10.200.0.1/32:80` cannot be enforced here: cgroup BPF: '*'levels deep'* ]]
+  run_detached ent delete --force "$CTID"
+
+  write_entitle_config '{"on_unenforceable": "warn"}'
+  run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -eq 0 ]
+  ent delete --force "$CTID"
+  rmdir -p "/sys/fs/cgroup/unified/entitle-test-$$$deep" 2>/dev/null || true
+}
+
+# crun with --cgroup-manager=disabled leaves the container in its caller's
+# cgroup: the hook makes a child cgroup for it, and removes it at poststop.
+@test "crun: network.egress holds in a cgroup the hook makes for the container" {
+  require_crun
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  use_crun
+  run_bundle ent_crun
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
+  ! owner_names | grep -qF "$CTID"
+  run run_crun_ns sh -c 'ls -d /sys/fs/cgroup$(sed -n "s/^0:://p" /proc/self/cgroup)/entitle-* 2>/dev/null'
+  [[ "$output" != *"entitle-$CTID"* ]]
+}
+
+@test "crun: exec joins the cgroup the hook made, so the policy holds there too" {
+  require_crun
+  net_bundle "$BUNDLE" "sleep 600"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  use_crun
+  # One namespace for the whole lifecycle: each ent_crun call makes its own.
+  cat >"$BATS_TEST_TMPDIR/life.sh" <<'SH'
+e() { "$ENTITLE" --cgroup-manager=disabled --root "$CRUN_ROOT" "$@"; }
+e create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1 || exit 10
+e start "$CTID"
+e exec "$CTID" /probe connect 10.200.0.1 80
+e exec "$CTID" /probe connect 10.200.0.2 80
+e delete --force "$CTID"
+SH
+  run run_crun_ns env ENTITLE="$ENTITLE" CRUN_ROOT="$CRUN_ROOT" BUNDLE="$BUNDLE" CTID="$CTID" \
+    sh "$BATS_TEST_TMPDIR/life.sh"
+  expect_lines ECONNREFUSED EPERM
+}

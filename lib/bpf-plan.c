@@ -25,6 +25,22 @@ static const struct
   { "security.confined", POL_SYSCTL_RO, PROBE_CG_SYSCTL },
 };
 
+unsigned
+entitle_probe_cg_needed (const char *const *applied)
+{
+  unsigned needed = 0;
+  size_t i;
+
+  for (; applied && *applied; applied++)
+    {
+      size_t len = strcspn (*applied, "=");
+      for (i = 0; i < sizeof (rows) / sizeof (rows[0]); i++)
+        if (strlen (rows[i].name) == len && strncmp (rows[i].name, *applied, len) == 0)
+          needed |= rows[i].attach;
+    }
+  return needed;
+}
+
 static bool
 strv_push (char ***v, size_t *n, const char *s)
 {

@@ -147,3 +147,53 @@ entitle_cap_gated (size_t *n)
   *n = sizeof (cap_gated) / sizeof (cap_gated[0]);
   return cap_gated;
 }
+
+static const struct entitle_fx_text_s fx_texts[] = {
+  { FX_NEW_NETNS, "namespaces", "a new network namespace, unless one is given by path" },
+  { FX_HOST_NETNS, "namespaces", "the host's network namespace (the network namespace is removed)" },
+  { FX_NEW_PIDNS, "namespaces", "a new pid namespace, unless one is given by path" },
+  { FX_HOST_PIDNS, "namespaces", "the host's pid namespace (the pid namespace is removed)" },
+  { FX_NNP, "process", "noNewPrivileges = true" },
+  { FX_PROC_SYS_RO, "paths", "/proc/sys read-only" },
+  { FX_MASK_NET, "paths", "/proc/sys/net and /sys/class/net masked" },
+  { FX_SYS_RO, "paths", "/sys read-only, /proc/kcore masked" },
+  { FX_CLEAR_RO, "paths", "readonlyPaths cleared" },
+  { FX_UNMASK, "paths", "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
+  { FX_SOCK_UNIX, "seccomp", "socket() and socketpair() for AF_UNIX only; socketcall denied" },
+  { FX_SOCK_USER, "seccomp", "no AF_PACKET, no raw inet sockets; socketcall denied" },
+  { FX_NO_DEV_MKNOD, "seccomp", "mknod and mknodat of device nodes denied" },
+  { FX_PERSONALITY, "seccomp", "personality() for PER_LINUX (and the query) only" },
+  { FX_LSM_UNCONFINED, "LSM", "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
+  { FX_LANDLOCK, "Landlock", "applied by a helper inside the container, which this version does not build" },
+};
+
+const struct entitle_fx_text_s *
+entitle_fx_texts (size_t *n)
+{
+  *n = sizeof (fx_texts) / sizeof (fx_texts[0]);
+  return fx_texts;
+}
+
+/* The attach types each needs are in lib/bpf-plan.c
+   (entitle_probe_cg_needed).  */
+static const struct
+{
+  const char *name, *text;
+} cgroup_bpf_texts[] = {
+  { "network.bind", "bind4/6: only these ports may be bound" },
+  { "network.bind-map", "bind4/6: the port of a bind is rewritten" },
+  { "network.egress", "connect4/6 and sendmsg4/6: only these destinations (loopback is not special)" },
+  { "network.none", "sock_create: inet and inet6 sockets denied (the kernel runs it for those families only; seccomp denies the others)" },
+  { "network.user", "sock_create: raw inet sockets denied (packet sockets: seccomp)" },
+  { "security.confined", "sysctl: writes denied except to the keys linux.sysctl sets" },
+};
+
+const char *
+entitle_cgroup_bpf_text (const char *name)
+{
+  size_t i;
+  for (i = 0; i < sizeof (cgroup_bpf_texts) / sizeof (cgroup_bpf_texts[0]); i++)
+    if (strcmp (cgroup_bpf_texts[i].name, name) == 0)
+      return cgroup_bpf_texts[i].text;
+  return NULL;
+}

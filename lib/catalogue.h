@@ -66,6 +66,22 @@ const struct entitle_entry_s *entitle_catalogue_rows (size_t *n);
 /** The ladder name of @domain ("network", ...). */
 const char *entitle_domain_name (enum entitle_domain domain);
 
+/* People's words for the FX_* effects, with the mechanism that applies
+   each: what `entitle explain` and entitlements(7) print.  FX_CGROUP_BPF
+   has no row: entitle_cgroup_bpf_text says what it does per entitlement.  */
+struct entitle_fx_text_s
+{
+  unsigned fx;
+  const char *mechanism; /**< "namespaces", "paths", "seccomp", ... */
+  const char *text;
+};
+
+/** The FX_* texts, in the order they read best; @n receives the count. */
+const struct entitle_fx_text_s *entitle_fx_texts (size_t *n);
+
+/** What the cgroup BPF programs do for the row named @name, or NULL. */
+const char *entitle_cgroup_bpf_text (const char *name);
+
 /* Capability-gated syscalls, as engines expand Docker's profile: a
    syscall is allowed when any capability listed for it is held.  */
 struct entitle_cap_syscalls_s

@@ -65,4 +65,7 @@ int entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entit
 /** The cgroup attach types a set of entitlements needs (PROBE_CG_*).  */
 unsigned entitle_probe_cg_needed (const char *const *applied);
 
+/** The name of one PROBE_CG_* bit as the JSON writes it ("sock_create"), or NULL.  */
+const char *entitle_probe_cg_name (unsigned bit);
+
 #endif

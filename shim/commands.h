@@ -6,6 +6,7 @@
 #include "context.h"
 #include "error.h"
 #include "json.h"
+#include "probe.h"
 
 /* What every command gets: the parsed command line, argv as given, the
    context, and the wrapped runtime.  */
@@ -25,6 +26,13 @@ int shim_features (struct shim_s *s, entitle_error_t *err);
 int shim_compile (struct shim_s *s, entitle_error_t *err);
 int shim_explain (struct shim_s *s, entitle_error_t *err);
 int shim_version (struct shim_s *s, entitle_error_t *err);
+int shim_probe_command (struct shim_s *s, entitle_error_t *err);
+
+/**
+ * What this host offers entitle (DESIGN §4), for explain.  Returns a
+ * negative error, saying why, when the probe is not available.
+ */
+int shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);
 
 /** execv the wrapped runtime with entitle's own argv; returns on failure. */
 int shim_exec_runtime (struct shim_s *s, entitle_error_t *err);

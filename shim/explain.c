@@ -6,34 +6,183 @@
 #include <string.h>
 #include "catalogue.h"
 #include "commands.h"
+#include "compile.h"
 #include "entitlements.h"
+#include "score.h"
+#include "utils.h"
 
-/* entitle explain ENT...: what each entitlement changes, for people, read
-   from the same table the compiler uses.  */
+/* entitle explain [--json] ENT...: what each entitlement changes, for
+   people, read from the same table the compiler uses, and which mechanism
+   enforces each part of it on this host.
+   entitle explain --score [--json] [-b DIR] [--config FILE]: how exposed
+   the bundle's container would be (lib/score.c).  */
 
-static const struct
+struct explain_opts
 {
-  unsigned fx;
-  const char *text;
-} fx_text[] = {
-  { FX_NEW_NETNS, "namespaces: a new network namespace, unless one is given by path" },
-  { FX_HOST_NETNS, "namespaces: the host's network namespace (the network namespace is removed)" },
-  { FX_NEW_PIDNS, "namespaces: a new pid namespace, unless one is given by path" },
-  { FX_HOST_PIDNS, "namespaces: the host's pid namespace (the pid namespace is removed)" },
-  { FX_NNP, "process: noNewPrivileges = true" },
-  { FX_PROC_SYS_RO, "paths: /proc/sys read-only" },
-  { FX_MASK_NET, "paths: /proc/sys/net and /sys/class/net masked" },
-  { FX_SYS_RO, "paths: /sys read-only, /proc/kcore masked" },
-  { FX_CLEAR_RO, "paths: readonlyPaths cleared" },
-  { FX_UNMASK, "paths: maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
-  { FX_SOCK_UNIX, "seccomp: socket() and socketpair() for AF_UNIX only; socketcall denied" },
-  { FX_SOCK_USER, "seccomp: no AF_PACKET, no raw inet sockets; socketcall denied" },
-  { FX_NO_DEV_MKNOD, "seccomp: mknod and mknodat of device nodes denied" },
-  { FX_PERSONALITY, "seccomp: personality() for PER_LINUX (and the query) only" },
-  { FX_LSM_UNCONFINED, "LSM: AppArmor unconfined, SELinux spc_t (where the host runs them)" },
-  { FX_CGROUP_BPF, "cgroup BPF: not built in this version, so refused unless on_unenforceable is \"warn\"" },
-  { FX_LANDLOCK, "Landlock: not built in this version, so refused unless on_unenforceable is \"warn\"" },
+  bool json, score;
+  const char *bundle, *config;
+  int first, n; /* the entitlements: argv[first .. first + n) */
 };
+
+/* What the host says about one mechanism part of an entitlement.  */
+enum part_state
+{
+  PART_UNKNOWN = -1, /* not probed */
+  PART_UNENFORCEABLE = 0,
+  PART_ENFORCED = 1,
+};
+
+struct part_s
+{
+  const char *mechanism;
+  char detail[96]; /**< the attach types, for cgroup BPF */
+  enum part_state state;
+  char reason[256]; /**< "enforced by ...", the missing mechanism, or why not probed */
+};
+
+#define MAX_PARTS 8
+
+/* The host facts, or why there are none.  */
+struct host_s
+{
+  const struct entitle_probe_s *probe; /**< NULL when not probed */
+  const char *why_not;
+};
+
+static const unsigned seccomp_fx = FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY;
+
+static struct part_s *
+add_part (struct part_s *parts, size_t *n, const char *mechanism, enum part_state state)
+{
+  struct part_s *p = &parts[(*n)++];
+  memset (p, 0, sizeof (*p));
+  p->mechanism = mechanism;
+  p->state = state;
+  return p;
+}
+
+static bool
+not_probed (struct part_s *p, const struct host_s *host)
+{
+  if (host->probe)
+    return false;
+  p->state = PART_UNKNOWN;
+  snprintf (p->reason, sizeof (p->reason), "on this host: not probed (%s)", host->why_not);
+  return true;
+}
+
+static void
+seccomp_part (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *p)
+{
+  bool restricts = e->sys_deny || (e->fx & seccomp_fx);
+
+  if (not_probed (p, host))
+    return;
+  if (host->probe->seccomp)
+    snprintf (p->reason, sizeof (p->reason), "enforced by seccomp (linux.seccomp, loaded by the runtime)");
+  else if (!restricts)
+    snprintf (p->reason, sizeof (p->reason), "nothing to enforce: it only allows system calls, and this kernel has no seccomp");
+  else
+    {
+      p->state = PART_UNENFORCEABLE;
+      snprintf (p->reason, sizeof (p->reason), "NOT enforceable here: seccomp filters (this kernel has none)");
+    }
+}
+
+static void
+lsm_part (const struct host_s *host, struct part_s *p)
+{
+  if (not_probed (p, host))
+    return;
+  if (host->probe->selinux || host->probe->apparmor)
+    snprintf (p->reason, sizeof (p->reason), "enforced by LSM (the runtime sets the %s)",
+              host->probe->selinux ? "SELinux label" : "AppArmor profile");
+  else
+    snprintf (p->reason, sizeof (p->reason), "nothing to relax: this host runs neither AppArmor nor SELinux");
+}
+
+static size_t
+cg_names (unsigned bits, char *buf, size_t size)
+{
+  size_t len = 0;
+  unsigned bit;
+
+  buf[0] = '\0';
+  for (bit = 1; bit & PROBE_CG_ALL; bit <<= 1)
+    if ((bits & bit) && len < size)
+      len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", entitle_probe_cg_name (bit));
+  return len;
+}
+
+static void
+cgroup_part (unsigned needed, const struct host_s *host, struct part_s *p)
+{
+  char missing[96];
+  unsigned lacking;
+
+  cg_names (needed, p->detail, sizeof (p->detail));
+  if (not_probed (p, host))
+    return;
+  lacking = needed & ~host->probe->cgroup_bpf;
+  if (host->probe->cgroup2[0] != '\0' && lacking == 0)
+    {
+      snprintf (p->reason, sizeof (p->reason), "enforced by cgroup BPF (%s)", p->detail);
+      return;
+    }
+  cg_names (lacking, missing, sizeof (missing));
+  p->state = PART_UNENFORCEABLE;
+  snprintf (p->reason, sizeof (p->reason),
+            "NOT enforceable here: %s%s%s; create refuses it unless on_unenforceable is \"warn\"",
+            host->probe->cgroup2[0] == '\0' ? "a cgroup v2 mount" : "cgroup BPF ",
+            host->probe->cgroup2[0] == '\0' ? "" : missing,
+            host->probe->cgroup2[0] == '\0' ? "" : ", which this kernel does not load or attach");
+}
+
+static void
+landlock_part (const struct host_s *host, struct part_s *p)
+{
+  char abi[64] = "";
+
+  if (host->probe && host->probe->landlock_abi > 0)
+    snprintf (abi, sizeof (abi), " (the kernel has Landlock ABI %d)", host->probe->landlock_abi);
+  else if (host->probe)
+    snprintf (abi, sizeof (abi), " (and the kernel has no Landlock)");
+  snprintf (p->reason, sizeof (p->reason),
+            "NOT enforceable here: the in-container Landlock helper, not built in this version%s; "
+            "create refuses it unless on_unenforceable is \"warn\"",
+            abi);
+}
+
+/* The mechanism parts of @e, in the order entitle applies them.  */
+static size_t
+explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *parts)
+{
+  const char *const name[] = { e->name, NULL };
+  unsigned needed = entitle_probe_cg_needed (name);
+  size_t n = 0;
+
+  if (e->cap_add || e->cap_drop)
+    snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
+              "enforced by capabilities (the runtime sets all five sets)");
+  if (e->sys_deny || e->sys_allow || (e->fx & seccomp_fx))
+    seccomp_part (e, host, add_part (parts, &n, "seccomp", PART_ENFORCED));
+  if (e->fx & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS))
+    snprintf (add_part (parts, &n, "namespaces", PART_ENFORCED)->reason, sizeof (parts->reason),
+              "enforced by namespaces (the runtime makes them)");
+  if (e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK))
+    snprintf (add_part (parts, &n, "paths", PART_ENFORCED)->reason, sizeof (parts->reason),
+              "enforced by paths (the runtime's masked and read-only mounts)");
+  if (e->fx & FX_NNP)
+    snprintf (add_part (parts, &n, "process", PART_ENFORCED)->reason, sizeof (parts->reason),
+              "enforced by the kernel's no_new_privs (set by the runtime)");
+  if (e->fx & FX_LSM_UNCONFINED)
+    lsm_part (host, add_part (parts, &n, "LSM", PART_ENFORCED));
+  if (needed)
+    cgroup_part (needed, host, add_part (parts, &n, "cgroup BPF", PART_ENFORCED));
+  if (e->fx & FX_LANDLOCK)
+    landlock_part (host, add_part (parts, &n, "Landlock", PART_UNENFORCEABLE));
+  return n;
+}
 
 static void
 print_list (const char *label, const char *const *list)
@@ -47,9 +196,25 @@ print_list (const char *label, const char *const *list)
 }
 
 static void
-explain_one (const struct entitle_entry_s *e)
+print_effects (const struct entitle_entry_s *e)
 {
-  size_t i;
+  const struct entitle_fx_text_s *fx;
+  const char *cg = entitle_cgroup_bpf_text (e->name);
+  size_t i, n;
+
+  fx = entitle_fx_texts (&n);
+  for (i = 0; i < n; i++)
+    if (e->fx & fx[i].fx)
+      printf ("  %s: %s\n", fx[i].mechanism, fx[i].text);
+  if (cg)
+    printf ("  cgroup BPF: %s\n", cg);
+}
+
+static void
+explain_text (const struct entitle_entry_s *e, const struct host_s *host)
+{
+  struct part_s parts[MAX_PARTS];
+  size_t i, n = explain_parts (e, host, parts);
 
   printf ("%s%s\n  %s\n", e->name, e->value ? "=VALUE" : "", e->summary);
   if (e->rung)
@@ -62,37 +227,293 @@ explain_one (const struct entitle_entry_s *e)
   print_list ("capabilities added", e->cap_add);
   print_list ("syscalls denied whatever their arguments", e->sys_deny);
   print_list ("syscalls allowed", e->sys_allow);
-  for (i = 0; i < sizeof (fx_text) / sizeof (fx_text[0]); i++)
-    if (e->fx & fx_text[i].fx)
-      printf ("  %s\n", fx_text[i].text);
+  print_effects (e);
+  if (n)
+    printf ("  enforcement:\n");
+  for (i = 0; i < n; i++)
+    printf ("    %s%s%s%s: %s\n", parts[i].mechanism, parts[i].detail[0] ? " (" : "", parts[i].detail,
+            parts[i].detail[0] ? ")" : "", parts[i].reason);
+}
+
+static json_t *
+strv_json (const char *const *list)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  for (; list && *list; list++)
+    json_push (a, json_new_string (*list));
+  return a;
+}
+
+static json_t *
+pair_json (const char *k1, const char *const *v1, const char *k2, const char *const *v2)
+{
+  json_t *o = json_new (JSON_OBJECT);
+  json_set (o, k1, strv_json (v1));
+  json_set (o, k2, strv_json (v2));
+  return o;
+}
+
+static json_t *
+effects_json (const struct entitle_entry_s *e)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  const struct entitle_fx_text_s *fx = NULL;
+  const char *cg = entitle_cgroup_bpf_text (e->name);
+  size_t i, n;
+  char buf[256];
+
+  fx = entitle_fx_texts (&n);
+  for (i = 0; i < n; i++)
+    if (e->fx & fx[i].fx)
+      {
+        snprintf (buf, sizeof (buf), "%s: %s", fx[i].mechanism, fx[i].text);
+        json_push (a, json_new_string (buf));
+      }
+  if (cg)
+    {
+      snprintf (buf, sizeof (buf), "cgroup BPF: %s", cg);
+      json_push (a, json_new_string (buf));
+    }
+  return a;
+}
+
+static json_t *
+mechanisms_json (const struct entitle_entry_s *e, const struct host_s *host)
+{
+  struct part_s parts[MAX_PARTS];
+  size_t i, n = explain_parts (e, host, parts);
+  json_t *a = json_new (JSON_ARRAY);
+
+  for (i = 0; i < n; i++)
+    {
+      json_t *m = json_new (JSON_OBJECT);
+      json_set (m, "mechanism", json_new_string (parts[i].mechanism));
+      json_set (m, "detail", parts[i].detail[0] ? json_new_string (parts[i].detail) : json_new (JSON_NULL));
+      json_set (m, "enforceable", parts[i].state == PART_UNKNOWN ? json_new (JSON_NULL) : json_new_bool (parts[i].state == PART_ENFORCED));
+      json_set (m, "reason", json_new_string (parts[i].reason));
+      json_push (a, m);
+    }
+  return a;
+}
+
+static json_t *
+explain_json (const struct entitle_entry_s *e, const struct host_s *host)
+{
+  json_t *o = json_new (JSON_OBJECT);
+
+  json_set (o, "name", json_new_string (e->name));
+  json_set (o, "value", json_new_bool (e->value));
+  json_set (o, "domain", e->rung ? json_new_string (entitle_domain_name (e->domain)) : json_new (JSON_NULL));
+  json_set (o, "rung", e->rung ? json_new_uint ((unsigned)e->rung) : json_new (JSON_NULL));
+  json_set (o, "modifier", json_new_bool (e->rung == 0));
+  json_set (o, "exact_grant", json_new_bool (e->exact_grant));
+  json_set (o, "summary", json_new_string (e->summary));
+  json_set (o, "capabilities", pair_json ("add", e->cap_add, "drop", e->cap_drop));
+  json_set (o, "seccomp", pair_json ("deny", e->sys_deny, "allow", e->sys_allow));
+  json_set (o, "effects", effects_json (e));
+  json_set (o, "mechanisms", mechanisms_json (e, host));
+  return o;
+}
+
+static int
+print_json (const json_t *doc, entitle_error_t *err)
+{
+  cleanup_free char *text = NULL;
+  size_t len;
+  int ret = json_generate (doc, &text, &len, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
+  fwrite (text, 1, len, stdout);
+  return 0;
+}
+
+static int
+parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
+{
+  int i;
+
+  o->first = s->args.command_index + 1;
+  for (i = o->first; i < s->argc && s->argv[i][0] == '-'; i++)
+    {
+      const char *a = s->argv[i], *name = a + (a[1] == '-' ? 2 : 1);
+      const char **slot = NULL;
+
+      if (strcmp (name, "json") == 0)
+        o->json = true;
+      else if (strcmp (name, "score") == 0)
+        o->score = true;
+      else if (strcmp (name, "bundle") == 0 || strcmp (name, "b") == 0)
+        slot = &o->bundle;
+      else if (strcmp (name, "config") == 0 || strcmp (name, "f") == 0)
+        slot = &o->config;
+      else
+        return entitle_make_error (err, EINVAL, "explain: unknown option `%s`", a);
+      if (slot && i + 1 >= s->argc)
+        return entitle_make_error (err, EINVAL, "explain: `%s` needs a value", a);
+      if (slot)
+        *slot = s->argv[++i];
+    }
+  o->first = i;
+  o->n = s->argc - i;
+  if (o->score && o->n > 0)
+    return entitle_make_error (err, EINVAL, "explain --score: unexpected argument `%s`", s->argv[i]);
+  if (!o->score && (o->bundle || o->config))
+    return entitle_make_error (err, EINVAL, "explain: --bundle and --config go with --score");
+  if (!o->score && o->n == 0)
+    return entitle_make_error (err, EINVAL, "explain: name at least one entitlement");
+  return 0;
+}
+
+/* A modifier is explained by its name alone; anything else goes through
+   the parser, for its error message.  */
+static int
+lookup (const char *arg, const struct entitle_entry_s **out, entitle_error_t *err)
+{
+  const struct entitle_entry_s *e = entitle_catalogue_find (arg, strcspn (arg, "="));
+  struct entitle_request_s req;
+
+  if (e == NULL || strchr (arg, '='))
+    {
+      int ret = entitle_parse_one (arg, strlen (arg), &req, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      free (req.value);
+      e = req.entry;
+    }
+  *out = e;
+  return 0;
+}
+
+static int
+explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_error_t *err)
+{
+  struct entitle_probe_s probe;
+  struct host_s host = { NULL, NULL };
+  entitle_error_t perr = NULL;
+  cleanup_free char *why_not = NULL;
+  cleanup_json json_t *all = json_new (JSON_ARRAY);
+  int i, ret;
+
+  if (shim_probe (s->ctx, &probe, &perr) < 0)
+    {
+      why_not = strdup (perr->msg);
+      host.why_not = why_not ? why_not : "out of memory";
+      entitle_error_release (&perr);
+    }
+  else
+    host.probe = &probe;
+  for (i = o->first; i < o->first + o->n; i++)
+    {
+      const struct entitle_entry_s *e;
+
+      ret = lookup (s->argv[i], &e, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      if (o->json)
+        json_push (all, explain_json (e, &host));
+      else
+        {
+          if (i > o->first)
+            putchar ('\n');
+          explain_text (e, &host);
+        }
+    }
+  return o->json ? print_json (all, err) : 0;
+}
+
+static void
+score_text (const struct entitle_score_s *sc)
+{
+  size_t i;
+  bool any = false;
+
+  for (i = 0; i < sc->n; i++)
+    if (sc->items[i].cost > 0)
+      {
+        if (!any)
+          printf ("%-20s %5s  %s\n", "CHECK", "COST", "REASON");
+        any = true;
+        printf ("%-20s %3d.%d  %s\n", sc->items[i].id, sc->items[i].cost / 10, sc->items[i].cost % 10,
+                sc->items[i].text);
+      }
+  if (!any)
+    printf ("no check costs points\n");
+  printf ("\nexposure %d.%d/10 %s\n", sc->total / 10, sc->total % 10, entitle_score_label (sc->total));
+}
+
+static json_t *
+tenths (int v)
+{
+  char buf[16];
+  snprintf (buf, sizeof (buf), "%d.%d", v / 10, v % 10);
+  return json_new_number (buf);
+}
+
+static int
+score_json (const struct entitle_score_s *sc, entitle_error_t *err)
+{
+  cleanup_json json_t *doc = json_new (JSON_OBJECT);
+  json_t *checks = json_new (JSON_ARRAY);
+  size_t i;
+
+  json_set (doc, "exposure", tenths (sc->total));
+  json_set (doc, "label", json_new_string (entitle_score_label (sc->total)));
+  for (i = 0; i < sc->n; i++)
+    {
+      json_t *c = json_new (JSON_OBJECT);
+      json_set (c, "id", json_new_string (sc->items[i].id));
+      json_set (c, "cost", tenths (sc->items[i].cost));
+      json_set (c, "weight", tenths (sc->items[i].weight));
+      json_set (c, "reason", json_new_string (sc->items[i].text));
+      json_push (checks, c);
+    }
+  json_set (doc, "checks", checks);
+  return print_json (doc, err);
+}
+
+/* The config as it would run: what create would make of it (a bundle
+   entitle rewrote already stays as it is), without writing anything.  */
+static int
+explain_score (struct shim_s *s, const struct explain_opts *o, entitle_error_t *err)
+{
+  cleanup_free char *path = NULL, *raw = NULL;
+  cleanup_json json_t *spec = NULL;
+  struct entitle_score_s sc;
+  size_t len;
+  int ret;
+
+  if (o->config)
+    path = strdup (o->config);
+  else if (asprintf (&path, "%s/config.json", o->bundle ? o->bundle : ".") < 0)
+    path = NULL;
+  if (path == NULL)
+    return entitle_make_error (err, ENOMEM, "out of memory");
+  ret = shim_load_json (path, &raw, &len, &spec, err);
+  if (ret == 0 && spec->type != JSON_OBJECT)
+    ret = entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
+  if (ret == 0)
+    ret = entitle_rewrite (s->ctx, spec, err);
+  if (ret >= 0)
+    ret = entitle_score (spec, &sc, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (o->json)
+    return score_json (&sc, err);
+  score_text (&sc);
+  return 0;
 }
 
 int
 shim_explain (struct shim_s *s, entitle_error_t *err)
 {
-  int i;
+  struct explain_opts o = { 0 };
+  int ret = parse_opts (s, &o, err);
 
-  if (s->args.command_index + 1 >= s->argc)
-    return entitle_make_error (err, EINVAL, "explain: name at least one entitlement");
-  for (i = s->args.command_index + 1; i < s->argc; i++)
-    {
-      /* A modifier is explained by its name alone; anything else goes
-         through the parser, for its error message.  */
-      const struct entitle_entry_s *e = entitle_catalogue_find (s->argv[i], strcspn (s->argv[i], "="));
-      struct entitle_request_s req;
-
-      if (e == NULL || strchr (s->argv[i], '='))
-        {
-          int ret = entitle_parse_one (s->argv[i], strlen (s->argv[i]), &req, err);
-          if (UNLIKELY (ret < 0))
-            return ret;
-          free (req.value);
-          e = req.entry;
-        }
-      if (i > s->args.command_index + 1)
-        putchar ('\n');
-      explain_one (e);
-    }
+  if (ret == 0)
+    ret = o.score ? explain_score (s, &o, err) : explain_entitlements (s, &o, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   fflush (stdout);
   exit (EXIT_SUCCESS);
 }

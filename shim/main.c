@@ -24,6 +24,7 @@ static const struct command
   { "features", shim_features, false },
   { "compile", shim_compile, true },
   { "explain", shim_explain, true },
+  { "probe", shim_probe_command, true },
   { "version", shim_version, false },
 };
 
@@ -41,7 +42,11 @@ usage (void)
           "  features               the runtime's features, with entitle's\n"
           "Debug commands:\n"
           "  compile [-b DIR] [--config FILE] [--entitlements LIST] [--diff]\n"
-          "  explain ENTITLEMENT...  what each entitlement changes\n"
+          "  explain [--json] ENTITLEMENT...\n"
+          "                         what each entitlement changes, and how this host enforces it\n"
+          "  explain --score [--json] [-b DIR] [--config FILE]\n"
+          "                         how exposed the bundle's container would be (0-10)\n"
+          "  probe [--json]         what this kernel offers entitle (BPF, seccomp, Landlock, LSMs)\n"
           "  version                entitle's version and the runtime's\n"
           "Every other command and flag is the wrapped runtime's.\n"
           "\n"

@@ -89,7 +89,7 @@ entitle_version() {
   names=$("$ENTITLE" features | jq -r '.annotations["io.entitle.entitlements"]' | tr , '\n')
   [ "$(printf '%s\n' "$names" | wc -l)" -ge 20 ]
   # Entries are `.B NAME` or `.BI NAME= VALUE`; roff writes - as \-.
-  entries=$(grep -A1 '^\.TP' "$ENTITLE_SRCDIR/man/entitlements.7" | sed -n 's/^\.BI\{0,1\} \([^ =]*\)=\{0,1\}.*/\1/p' | sed 's/\\-/-/g')
+  entries=$(grep -A1 '^\.TP' "${ENTITLE_BUILDDIR:-$ENTITLE_SRCDIR}/man/entitlements.7" | sed -n 's/^\.BI\{0,1\} \([^ =]*\)=\{0,1\}.*/\1/p' | sed 's/\\-/-/g')
   for n in $names; do
     printf '%s\n' "$entries" | grep -qx "$n" || {
       echo "missing from entitlements.7: $n"

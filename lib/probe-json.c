@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "probe.h"
+#include "utils.h"
+
+/* The probe as JSON, the form `entitle-hook probe --json` prints and the
+   cache in state_dir keeps.  One flat object; every key is required,
+   unknown keys are ignored (a newer writer may add some):
+
+   {
+     "kernel": "6.18.0",                   uname -r (at most 64 bytes)
+     "seccomp": true,                      seccomp filters available
+     "seccomp_flags": ["tsync", "log"],    SECCOMP_FILTER_FLAG_* accepted, by
+                                           name: tsync, log, spec_allow,
+                                           new_listener, tsync_esrch,
+                                           wait_killable_recv
+     "seccomp_filter_extended": false,     eBPF seccomp (never merged)
+     "checmate": false,                    PR_CHECMATE (never merged)
+     "bpf_lsm": {                          BPF LSM
+       "listed": true,                     "bpf" in /sys/kernel/security/lsm
+       "works": false,                     a program loaded, attached, ran
+       "error": "..."                      why not ("" when it works; < 128 bytes)
+     },
+     "lsm_cgroup": false,                  BPF_LSM_CGROUP programs load
+     "lockdown": "none",                   none, integrity, confidentiality or ""
+     "cgroup_bpf": ["sock_create", ...],   cgroup attach types that load and
+                                           attach: sock_create, connect4,
+                                           connect6, sendmsg4, sendmsg6, bind4,
+                                           bind6, sysctl, device
+     "cgroup2": "/sys/fs/cgroup",          a cgroup v2 mount, or ""
+     "landlock_abi": 7,                    0 when absent
+     "selinux": false,
+     "apparmor": false
+   }  */
+
+struct flag_name
+{
+  unsigned bit;
+  const char *name;
+};
+
+/* SECCOMP_FILTER_FLAG_* (linux/seccomp.h), by value.  */
+static const struct flag_name seccomp_flag_names[] = {
+  { 1u << 0, "tsync" },
+  { 1u << 1, "log" },
+  { 1u << 2, "spec_allow" },
+  { 1u << 3, "new_listener" },
+  { 1u << 4, "tsync_esrch" },
+  { 1u << 5, "wait_killable_recv" },
+  { 0, NULL },
+};
+
+static const struct flag_name cgroup_names[] = {
+  { PROBE_CG_SOCK_CREATE, "sock_create" },
+  { PROBE_CG_CONNECT4, "connect4" },
+  { PROBE_CG_CONNECT6, "connect6" },
+  { PROBE_CG_SENDMSG4, "sendmsg4" },
+  { PROBE_CG_SENDMSG6, "sendmsg6" },
+  { PROBE_CG_BIND4, "bind4" },
+  { PROBE_CG_BIND6, "bind6" },
+  { PROBE_CG_SYSCTL, "sysctl" },
+  { PROBE_CG_DEVICE, "device" },
+  { 0, NULL },
+};
+
+static json_t *
+flags_to_json (unsigned bits, const struct flag_name *names)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  for (; names->name; names++)
+    if (bits & names->bit)
+      json_push (a, json_new_string (names->name));
+  return a;
+}
+
+char *
+entitle_probe_to_json (const struct entitle_probe_s *p)
+{
+  cleanup_json json_t *doc = json_new (JSON_OBJECT);
+  json_t *lsm = json_new (JSON_OBJECT);
+  entitle_error_t err = NULL;
+  char *out = NULL;
+  size_t len;
+
+  json_set (doc, "kernel", json_new_string (p->kernel));
+  json_set (doc, "seccomp", json_new_bool (p->seccomp));
+  json_set (doc, "seccomp_flags", flags_to_json (p->seccomp_flags, seccomp_flag_names));
+  json_set (doc, "seccomp_filter_extended", json_new_bool (p->seccomp_extended));
+  json_set (doc, "checmate", json_new_bool (p->checmate));
+  json_set (lsm, "listed", json_new_bool (p->bpf_lsm_listed));
+  json_set (lsm, "works", json_new_bool (p->bpf_lsm));
+  json_set (lsm, "error", json_new_string (p->bpf_lsm_error));
+  json_set (doc, "bpf_lsm", lsm);
+  json_set (doc, "lsm_cgroup", json_new_bool (p->lsm_cgroup));
+  json_set (doc, "lockdown", json_new_string (p->lockdown));
+  json_set (doc, "cgroup_bpf", flags_to_json (p->cgroup_bpf, cgroup_names));
+  json_set (doc, "cgroup2", json_new_string (p->cgroup2));
+  json_set (doc, "landlock_abi", json_new_uint (p->landlock_abi > 0 ? (unsigned)p->landlock_abi : 0));
+  json_set (doc, "selinux", json_new_bool (p->selinux));
+  json_set (doc, "apparmor", json_new_bool (p->apparmor));
+  if (json_generate (doc, &out, &len, &err) < 0)
+    {
+      entitle_error_release (&err);
+      return NULL;
+    }
+  return out;
+}
+
+/* The member @key of @obj, which must be there with type @type (for
+   booleans: true or false).  */
+static int
+member (const json_t *obj, const char *key, enum json_type type, const json_t **out,
+        entitle_error_t *err)
+{
+  static const char *const names[] = { "null", "a boolean", "a boolean", "a number",
+                                       "a string", "an object", "an array" };
+  const json_t *v = json_get (obj, key);
+
+  if (v == NULL)
+    return entitle_make_error (err, EINVAL, "probe: missing key `%s`", key);
+  if (v->type != type && !(type == JSON_TRUE && v->type == JSON_FALSE))
+    return entitle_make_error (err, EINVAL, "probe: `%s` must be %s", key, names[type]);
+  *out = v;
+  return 0;
+}
+
+static int
+get_bool (const json_t *obj, const char *key, bool *out, entitle_error_t *err)
+{
+  const json_t *v = NULL;
+  int ret = member (obj, key, JSON_TRUE, &v, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  *out = v->type == JSON_TRUE;
+  return 0;
+}
+
+static int
+get_string (const json_t *obj, const char *key, char *buf, size_t size, entitle_error_t *err)
+{
+  const json_t *v = NULL;
+  int ret = member (obj, key, JSON_STRING, &v, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (v->len >= size || memchr (v->text, '\0', v->len))
+    return entitle_make_error (err, EINVAL, "probe: `%s` is longer than %zu bytes", key, size - 1);
+  memcpy (buf, v->text, v->len);
+  buf[v->len] = '\0';
+  return 0;
+}
+
+static int
+get_flags (const json_t *obj, const char *key, const struct flag_name *names, unsigned *out,
+           entitle_error_t *err)
+{
+  const json_t *v = NULL;
+  size_t i;
+  int ret = member (obj, key, JSON_ARRAY, &v, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
+  *out = 0;
+  for (i = 0; i < v->n; i++)
+    {
+      const char *s = json_string (v->items[i]);
+      const struct flag_name *f;
+
+      for (f = names; s && f->name && strcmp (f->name, s) != 0; f++)
+        ;
+      if (s == NULL || f->name == NULL)
+        return entitle_make_error (err, EINVAL, "probe: `%s` has an unknown item `%s`", key,
+                                   s ? s : "(not a string)");
+      *out |= f->bit;
+    }
+  return 0;
+}
+
+static int
+get_abi (const json_t *obj, const char *key, int *out, entitle_error_t *err)
+{
+  const json_t *v = NULL;
+  char *end;
+  long n;
+  int ret = member (obj, key, JSON_NUMBER, &v, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
+  errno = 0;
+  n = strtol (v->text, &end, 10);
+  if (errno || *end || n < 0 || n > INT_MAX)
+    return entitle_make_error (err, EINVAL, "probe: `%s` must be a whole number >= 0, not `%s`", key,
+                               v->text);
+  *out = (int)n;
+  return 0;
+}
+
+static int
+get_bpf_lsm (const json_t *doc, struct entitle_probe_s *p, entitle_error_t *err)
+{
+  const json_t *lsm = NULL;
+  int ret = member (doc, "bpf_lsm", JSON_OBJECT, &lsm, err);
+
+  if (ret == 0)
+    ret = get_bool (lsm, "listed", &p->bpf_lsm_listed, err);
+  if (ret == 0)
+    ret = get_bool (lsm, "works", &p->bpf_lsm, err);
+  if (ret == 0)
+    ret = get_string (lsm, "error", p->bpf_lsm_error, sizeof (p->bpf_lsm_error), err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "`bpf_lsm`");
+  return 0;
+}
+
+int
+entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_error_t *err)
+{
+  struct entitle_probe_s q;
+  int ret;
+
+  memset (&q, 0, sizeof (q));
+  if (doc == NULL || doc->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "probe: not a JSON object");
+  ret = get_string (doc, "kernel", q.kernel, sizeof (q.kernel), err);
+  if (ret == 0)
+    ret = get_bool (doc, "seccomp", &q.seccomp, err);
+  if (ret == 0)
+    ret = get_flags (doc, "seccomp_flags", seccomp_flag_names, &q.seccomp_flags, err);
+  if (ret == 0)
+    ret = get_bool (doc, "seccomp_filter_extended", &q.seccomp_extended, err);
+  if (ret == 0)
+    ret = get_bool (doc, "checmate", &q.checmate, err);
+  if (ret == 0)
+    ret = get_bpf_lsm (doc, &q, err);
+  if (ret == 0)
+    ret = get_bool (doc, "lsm_cgroup", &q.lsm_cgroup, err);
+  if (ret == 0)
+    ret = get_string (doc, "lockdown", q.lockdown, sizeof (q.lockdown), err);
+  if (ret == 0)
+    ret = get_flags (doc, "cgroup_bpf", cgroup_names, &q.cgroup_bpf, err);
+  if (ret == 0)
+    ret = get_string (doc, "cgroup2", q.cgroup2, sizeof (q.cgroup2), err);
+  if (ret == 0)
+    ret = get_abi (doc, "landlock_abi", &q.landlock_abi, err);
+  if (ret == 0)
+    ret = get_bool (doc, "selinux", &q.selinux, err);
+  if (ret == 0)
+    ret = get_bool (doc, "apparmor", &q.apparmor, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  *p = q;
+  return 0;
+}
+
+const char *
+entitle_probe_cg_name (unsigned bit)
+{
+  const struct flag_name *f;
+  for (f = cgroup_names; f->name; f++)
+    if (f->bit == bit)
+      return f->name;
+  return NULL;
+}
+

@@ -1,0 +1,205 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# `entitle explain` (entitle(8)): the catalogue for people, which mechanism
+# enforces each part on this host, the same as JSON, and `explain --score`,
+# the exposure of a bundle's config as it would run.  No container runs:
+# these need neither root nor a runtime, only `runc spec` for a bundle.
+
+load helpers
+
+setup() {
+  require_entitle
+  export ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json"
+  BUNDLE="$BATS_TEST_TMPDIR/bundle"
+  mkdir -p "$BUNDLE"
+}
+
+teardown() {
+  :
+}
+
+# One mechanism part as the host states it: enforced, not enforceable, or
+# not probed (until the host probe is there).
+host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
+
+@test "explain: names the mechanism of each part, and what this host makes of it" {
+  run --separate-stderr env PATH=/nonexistent "$ENTITLE" explain network.none
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [[ "$output" == *"  enforcement:"* ]]
+  [[ "$output" == *"    capabilities: enforced by capabilities"* ]]
+  [[ "$output" == *"    namespaces: enforced by namespaces"* ]]
+  [[ "$output" == *"    paths: enforced by paths"* ]]
+  printf '%s\n' "$output" | grep -Eq "^    seccomp: $host_says"
+  printf '%s\n' "$output" | grep -Eq "^    cgroup BPF \(sock_create\): $host_says"
+  # The catalogue text is still there.
+  [[ "$output" == *"AF_UNIX only"* ]]
+  [[ "$output" == *"cgroup BPF: sock_create: every socket family but AF_UNIX denied"* ]]
+}
+
+@test "explain: egress names its attach types; fs.* is not enforceable, whatever the host" {
+  run --separate-stderr "$ENTITLE" explain network.egress=10.0.0.0/8:443 fs.write
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" | grep -Eq "^    cgroup BPF \(connect4, connect6, sendmsg4, sendmsg6\): $host_says"
+  [[ "$output" == *'    Landlock: NOT enforceable here: the in-container Landlock helper, not built in this version'*'create refuses it unless on_unenforceable is "warn"'* ]]
+  [[ "$output" != *"not built in this version, so refused"* ]]
+}
+
+@test "explain: without a host probe, each host-dependent part says why" {
+  run --separate-stderr "$ENTITLE" explain security.admin
+  [ "$status" -eq 0 ]
+  if [[ "$output" != *"not probed"* ]]; then
+    skip "this entitle probes the host"
+  fi
+  [[ "$output" == *"    seccomp: on this host: not probed (host probe not available yet)"* ]]
+  [[ "$output" == *"    LSM: on this host: not probed (host probe not available yet)"* ]]
+}
+
+@test "explain --json: one object per entitlement, with every field" {
+  run --separate-stderr "$ENTITLE" explain --json network.none network.egress=10.0.0.0/8 security.confined fs.read
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/explain.json"
+  jq -e 'type == "array" and length == 4' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e 'all(.[]; (keys | sort) == (["capabilities", "domain", "effects", "exact_grant", "mechanisms",
+      "modifier", "name", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e '.[0] | .name == "network.none" and .domain == "network" and .rung == 1 and .modifier == false
+      and (.capabilities.drop | index("CAP_NET_RAW")) and .capabilities.add == []
+      and (.effects | index("seccomp: socket() and socketpair() for AF_UNIX only; socketcall denied"))
+      and ([.mechanisms[].mechanism] == ["capabilities", "seccomp", "namespaces", "paths", "cgroup BPF"])
+      and (.mechanisms[-1].detail == "sock_create")' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e '.[1] | .name == "network.egress" and .value and .modifier and .domain == null and .rung == null
+      and .mechanisms[0].detail == "connect4, connect6, sendmsg4, sendmsg6"' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e '.[2] | (.seccomp.deny | index("ptrace")) and .seccomp.allow == []' "$BATS_TEST_TMPDIR/explain.json"
+  # enforceable is true, false or null (not probed), with a reason.
+  jq -e 'all(.[].mechanisms[]; (.enforceable | type == "boolean" or type == "null")
+      and (.reason | type == "string" and length > 0))' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e '.[3].mechanisms == [.[3].mechanisms[0]] and .[3].mechanisms[0].mechanism == "Landlock"
+      and .[3].mechanisms[0].enforceable == false' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e 'all(.[0].mechanisms[] | select(.mechanism == "capabilities" or .mechanism == "paths"); .enforceable == true)' \
+    "$BATS_TEST_TMPDIR/explain.json"
+}
+
+@test "explain: bad arguments get one line and a non-zero exit" {
+  run --separate-stderr "$ENTITLE" explain --frob network.none
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: explain: unknown option `--frob`' ]
+  run --separate-stderr "$ENTITLE" explain --json
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: explain: name at least one entitlement' ]
+  run --separate-stderr "$ENTITLE" explain --score network.none
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: explain --score: unexpected argument `network.none`' ]
+  run --separate-stderr "$ENTITLE" explain -b "$BUNDLE" network.none
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: explain: --bundle and --config go with --score' ]
+  run --separate-stderr "$ENTITLE" explain --json network.bogus
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: unknown entitlement `network.bogus`' ]
+  [ -z "$output" ]
+}
+
+# score_of FILE: the exposure `explain --score` gives the config FILE ("3.5").
+score_of() {
+  "$ENTITLE" explain --score --config "$1" | sed -n 's|^exposure \([0-9.]*\)/10 .*|\1|p'
+}
+
+@test "explain --score: runc spec > with network.none,security.confined; SYS_ADMIN without seccomp is worst" {
+  (cd "$BUNDLE" && "$RUNC_BIN" spec)
+  jq '.annotations["io.entitle.entitlements"] = "network.none,security.confined"' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/confined.json"
+  jq '.process.capabilities.bounding += ["CAP_SYS_ADMIN"] | .process.capabilities.effective += ["CAP_SYS_ADMIN"]
+      | del(.linux.seccomp)' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/admin.json"
+  plain=$(score_of "$BUNDLE/config.json")
+  confined=$(score_of "$BATS_TEST_TMPDIR/confined.json")
+  admin=$(score_of "$BATS_TEST_TMPDIR/admin.json")
+  echo "plain=$plain confined=$confined admin=$admin"
+  awk -v a="$confined" -v b="$plain" -v c="$admin" 'BEGIN { exit !(a < b && b < c) }'
+  # The compiled config is scored, but nothing is written.
+  [ "$(jq -r '.annotations["io.entitle.applied"] // "none"' "$BATS_TEST_TMPDIR/confined.json")" = none ]
+  # -b DIR reads DIR/config.json; the text form ends with the total.
+  run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE"
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == "exposure $plain/10 "* ]]
+}
+
+@test "explain --score: exact for a fixed config, text and JSON" {
+  cat >"$BATS_TEST_TMPDIR/fixed.json" <<'EOF'
+{
+  "ociVersion": "1.0.2",
+  "process": {
+    "user": {"uid": 0, "gid": 0},
+    "args": ["sh"],
+    "cwd": "/",
+    "capabilities": {
+      "bounding": ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_KILL"],
+      "effective": ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_KILL"],
+      "permitted": ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_KILL"]
+    }
+  },
+  "root": {"path": "rootfs"},
+  "linux": {
+    "namespaces": [{"type": "pid"}, {"type": "mount"}],
+    "maskedPaths": ["/proc/kcore"],
+    "readonlyPaths": ["/proc/sys"]
+  }
+}
+EOF
+  run --separate-stderr "$ENTITLE" explain --score --config "$BATS_TEST_TMPDIR/fixed.json"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  expected='CHECK                 COST  REASON
+cap-sys-admin          3.0  holds CAP_SYS_ADMIN: mounts, namespaces, most of the kernel'"'"'s admin interfaces
+cap-net-admin          1.0  holds CAP_NET_ADMIN: may reconfigure the network it is in
+seccomp                2.0  no seccomp profile: every system call is allowed
+no-new-privileges      1.0  noNewPrivileges is not set: setuid files and file capabilities raise privileges
+root-without-userns    1.5  runs as uid 0 without a user namespace: root inside is root outside
+host-network           1.5  no network namespace: the host'"'"'s network, its interfaces and abstract sockets
+host-ipc               0.5  no ipc namespace: the host'"'"'s shared memory and semaphores
+
+exposure 10.0/10 UNSAFE'
+  [ "$output" = "$expected" ]
+  run --separate-stderr "$ENTITLE" explain --score --json --config "$BATS_TEST_TMPDIR/fixed.json"
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" | jq -e '.exposure == 10 and .label == "UNSAFE"
+    and ([.checks[] | select(.cost > 0) | .id] == ["cap-sys-admin", "cap-net-admin", "seccomp",
+      "no-new-privileges", "root-without-userns", "host-network", "host-ipc"])
+    and ([.checks[].cost] | add) == 10.5
+    and all(.checks[]; .cost <= .weight and (.reason | length > 0))'
+  # With a user namespace, noNewPrivileges and the network namespace, the same caps cost less.
+  jq '.process.noNewPrivileges = true | .linux.namespaces += [{"type": "user"}, {"type": "network"}, {"type": "ipc"}]' \
+    "$BATS_TEST_TMPDIR/fixed.json" >"$BATS_TEST_TMPDIR/fixed2.json"
+  [ "$(score_of "$BATS_TEST_TMPDIR/fixed2.json")" = 6.0 ]
+  run --separate-stderr "$ENTITLE" explain --score --config "$BATS_TEST_TMPDIR/fixed2.json"
+  [ "${lines[-1]}" = "exposure 6.0/10 EXPOSED" ]
+}
+
+@test "explain --score: a bundle entitle rewrote already is scored as it is" {
+  (cd "$BUNDLE" && "$RUNC_BIN" spec)
+  jq '.annotations["io.entitle.entitlements"] = "security.confined"' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/req.json"
+  "$ENTITLE" compile --config "$BATS_TEST_TMPDIR/req.json" >"$BATS_TEST_TMPDIR/applied.json"
+  jq -e '.annotations["io.entitle.applied"] == "security.confined"' "$BATS_TEST_TMPDIR/applied.json"
+  [ "$(score_of "$BATS_TEST_TMPDIR/applied.json")" = "$(score_of "$BATS_TEST_TMPDIR/req.json")" ]
+}
+
+@test "explain --score: a missing bundle or malformed JSON gets one line and a non-zero exit" {
+  run --separate-stderr "$ENTITLE" explain --score -b "$BATS_TEST_TMPDIR/nonexistent"
+  [ "$status" -ne 0 ]
+  [ "$stderr" = "entitle: open \`$BATS_TEST_TMPDIR/nonexistent/config.json\`: No such file or directory" ]
+  [ -z "$output" ]
+  printf '{"process": ' >"$BUNDLE/config.json"
+  run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE"
+  [ "$status" -ne 0 ]
+  [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+  [[ "$stderr" == "entitle: load \`$BUNDLE/config.json\`: invalid JSON"* ]]
+  printf '[1, 2]' >"$BUNDLE/config.json"
+  run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE"
+  [ "$status" -ne 0 ]
+  [ "$stderr" = "entitle: \`$BUNDLE/config.json\`: config is not a JSON object" ]
+  # A request create would refuse is refused here too.
+  printf '{"annotations": {"io.entitle.entitlements": "network.bogus"}}' >"$BUNDLE/config.json"
+  run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE" --json
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: annotation `io.entitle.entitlements`: unknown entitlement `network.bogus`' ]
+  [ -z "$output" ]
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "unit.h"
+#include "json.h"
+#include "catalogue.h"
+#include "probe.h"
+#include "utils.h"
+
+/* The probe's JSON form (lib/probe-json.c): what the hook writes, the
+   shim reads back.  */
+
+static void
+sample (struct entitle_probe_s *p)
+{
+  memset (p, 0, sizeof (*p));
+  strcpy (p->kernel, "6.18.0-entitle");
+  p->seccomp = true;
+  p->seccomp_flags = 1u | 2u | 8u | 32u;
+  p->bpf_lsm_listed = true;
+  strcpy (p->bpf_lsm_error, "bpf_prog_attach: Operation not permitted");
+  strcpy (p->lockdown, "none");
+  p->cgroup_bpf = PROBE_CG_SOCK_CREATE | PROBE_CG_CONNECT4 | PROBE_CG_SYSCTL | PROBE_CG_DEVICE;
+  strcpy (p->cgroup2, "/sys/fs/cgroup/unified");
+  p->landlock_abi = 7;
+  p->apparmor = true;
+}
+
+static void
+assert_probe_equal (const struct entitle_probe_s *a, const struct entitle_probe_s *b)
+{
+  assert_string_equal (a->kernel, b->kernel);
+  assert_int_equal (a->seccomp, b->seccomp);
+  assert_int_equal (a->seccomp_flags, b->seccomp_flags);
+  assert_int_equal (a->seccomp_extended, b->seccomp_extended);
+  assert_int_equal (a->checmate, b->checmate);
+  assert_int_equal (a->bpf_lsm_listed, b->bpf_lsm_listed);
+  assert_int_equal (a->bpf_lsm, b->bpf_lsm);
+  assert_string_equal (a->bpf_lsm_error, b->bpf_lsm_error);
+  assert_int_equal (a->lsm_cgroup, b->lsm_cgroup);
+  assert_string_equal (a->lockdown, b->lockdown);
+  assert_int_equal (a->cgroup_bpf, b->cgroup_bpf);
+  assert_string_equal (a->cgroup2, b->cgroup2);
+  assert_int_equal (a->landlock_abi, b->landlock_abi);
+  assert_int_equal (a->selinux, b->selinux);
+  assert_int_equal (a->apparmor, b->apparmor);
+}
+
+static json_t *
+parse_probe_text (const char *text)
+{
+  return parse_ok (text);
+}
+
+static void
+test_probe_json_round_trip (void **state)
+{
+  struct entitle_probe_s p, q;
+  entitle_error_t err = NULL;
+  cleanup_free char *text = NULL;
+  cleanup_json json_t *doc = NULL;
+
+  (void)state;
+  sample (&p);
+  text = entitle_probe_to_json (&p);
+  assert_non_null (text);
+  doc = parse_probe_text (text);
+  memset (&q, 0xa5, sizeof (q));
+  assert_int_equal (entitle_probe_from_json (&q, doc, &err), 0);
+  assert_string_equal (q.kernel, p.kernel);
+  assert_true (q.seccomp);
+  assert_int_equal (q.seccomp_flags, p.seccomp_flags);
+  assert_false (q.seccomp_extended);
+  assert_false (q.checmate);
+  assert_true (q.bpf_lsm_listed);
+  assert_false (q.bpf_lsm);
+  assert_string_equal (q.bpf_lsm_error, p.bpf_lsm_error);
+  assert_false (q.lsm_cgroup);
+  assert_string_equal (q.lockdown, "none");
+  assert_int_equal (q.cgroup_bpf, p.cgroup_bpf);
+  assert_string_equal (q.cgroup2, p.cgroup2);
+  assert_int_equal (q.landlock_abi, 7);
+  assert_false (q.selinux);
+  assert_true (q.apparmor);
+}
+
+/* The keys people read: flags by name, the BPF LSM facts in one object.  */
+static void
+test_probe_json_readable_keys (void **state)
+{
+  struct entitle_probe_s p;
+  cleanup_free char *text = NULL;
+  cleanup_json json_t *doc = NULL;
+  const json_t *flags, *cg;
+
+  (void)state;
+  sample (&p);
+  text = entitle_probe_to_json (&p);
+  doc = parse_probe_text (text);
+  flags = json_get (doc, "seccomp_flags");
+  assert_int_equal (flags->n, 4);
+  assert_string_equal (json_string (flags->items[0]), "tsync");
+  assert_string_equal (json_string (flags->items[1]), "log");
+  assert_string_equal (json_string (flags->items[2]), "new_listener");
+  assert_string_equal (json_string (flags->items[3]), "wait_killable_recv");
+  cg = json_get (doc, "cgroup_bpf");
+  assert_int_equal (cg->n, 4);
+  assert_string_equal (json_string (cg->items[0]), "sock_create");
+  assert_string_equal (json_string (cg->items[1]), "connect4");
+  assert_string_equal (json_string (cg->items[2]), "sysctl");
+  assert_string_equal (json_string (cg->items[3]), "device");
+  assert_int_equal (json_get (json_get (doc, "bpf_lsm"), "works")->type, JSON_FALSE);
+  assert_string_equal (json_get (doc, "landlock_abi")->text, "7");
+}
+
+/* Every bit survives, and an empty probe too.  */
+static void
+test_probe_json_round_trip_all_and_nothing (void **state)
+{
+  struct entitle_probe_s p, q;
+  entitle_error_t err = NULL;
+  int k;
+
+  (void)state;
+  for (k = 0; k < 2; k++)
+    {
+      cleanup_free char *text = NULL;
+      cleanup_json json_t *doc = NULL;
+
+      memset (&p, 0, sizeof (p));
+      if (k == 1)
+        {
+          p.seccomp_flags = 63;
+          p.cgroup_bpf = PROBE_CG_ALL;
+          p.seccomp = p.seccomp_extended = p.checmate = p.bpf_lsm = p.bpf_lsm_listed = true;
+          p.lsm_cgroup = p.selinux = p.apparmor = true;
+          memset (p.cgroup2, 'x', sizeof (p.cgroup2) - 1);
+        }
+      text = entitle_probe_to_json (&p);
+      doc = parse_probe_text (text);
+      assert_int_equal (entitle_probe_from_json (&q, doc, &err), 0);
+      assert_probe_equal (&p, &q);
+    }
+}
+
+/* @text must be refused with a message containing @msg, and leave @p as it was.  */
+static void
+refused (const char *text, const char *msg)
+{
+  struct entitle_probe_s p, before;
+  entitle_error_t err = NULL;
+  cleanup_json json_t *doc = parse_ok (text);
+
+  sample (&p);
+  memcpy (&before, &p, sizeof (p));
+  if (entitle_probe_from_json (&p, doc, &err) >= 0)
+    fail_msg ("accepted: %s", text);
+  assert_contains (err->msg, msg);
+  assert_null (strchr (err->msg, '\n'));
+  assert_memory_equal (&p, &before, sizeof (p));
+  entitle_error_release (&err);
+}
+
+#define GOOD_TAIL                                                                       \
+  "\"seccomp_filter_extended\":false,\"checmate\":false,"                               \
+  "\"bpf_lsm\":{\"listed\":false,\"works\":false,\"error\":\"\"},\"lsm_cgroup\":false," \
+  "\"lockdown\":\"\",\"cgroup_bpf\":[],\"cgroup2\":\"\",\"landlock_abi\":0,"            \
+  "\"selinux\":false,\"apparmor\":false"
+
+static void
+test_probe_json_malformed_refused (void **state)
+{
+  (void)state;
+  refused ("[]", "probe: not a JSON object");
+  refused ("{}", "probe: missing key `kernel`");
+  refused ("{\"kernel\":1}", "probe: `kernel` must be a string");
+  refused ("{\"kernel\":\"6\",\"seccomp\":\"yes\"}", "probe: `seccomp` must be a boolean");
+  refused ("{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[\"tsync\",\"bogus\"]," GOOD_TAIL "}",
+           "probe: `seccomp_flags` has an unknown item `bogus`");
+  refused ("{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[1]," GOOD_TAIL "}",
+           "probe: `seccomp_flags` has an unknown item `(not a string)`");
+  refused ("{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":{}," GOOD_TAIL "}",
+           "probe: `seccomp_flags` must be an array");
+  refused ("{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[],"
+           "\"seccomp_filter_extended\":false,\"checmate\":false,\"bpf_lsm\":{\"listed\":false}}",
+           "`bpf_lsm`: probe: missing key `works`");
+  refused ("{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[],"
+           "\"seccomp_filter_extended\":false,\"checmate\":false,\"bpf_lsm\":[]}",
+           "probe: `bpf_lsm` must be an object");
+  refused ("{\"kernel\":\""
+           "0123456789012345678901234567890123456789012345678901234567890123456789"
+           "\"}",
+           "probe: `kernel` is longer than 64 bytes");
+}
+
+static void
+test_probe_json_bad_abi_refused (void **state)
+{
+  static const char *const bad[] = { "-1", "1.5", "1e3", "99999999999999999999" };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    {
+      char text[1024], msg[128];
+      snprintf (text, sizeof (text),
+                "{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[],"
+                "\"seccomp_filter_extended\":false,\"checmate\":false,"
+                "\"bpf_lsm\":{\"listed\":false,\"works\":false,\"error\":\"\"},\"lsm_cgroup\":false,"
+                "\"lockdown\":\"\",\"cgroup_bpf\":[],\"cgroup2\":\"\",\"landlock_abi\":%s,"
+                "\"selinux\":false,\"apparmor\":false}",
+                bad[i]);
+      snprintf (msg, sizeof (msg), "probe: `landlock_abi` must be a whole number >= 0, not `%s`", bad[i]);
+      refused (text, msg);
+    }
+}
+
+/* Keys a newer hook adds are ignored.  */
+static void
+test_probe_json_unknown_keys_ignored (void **state)
+{
+  struct entitle_probe_s p;
+  entitle_error_t err = NULL;
+  cleanup_json json_t *doc = parse_ok ("{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[],"
+                                       "\"future\":{\"x\":1}," GOOD_TAIL "}");
+
+  (void)state;
+  assert_int_equal (entitle_probe_from_json (&p, doc, &err), 0);
+  assert_string_equal (p.kernel, "6");
+}
+
+static void
+test_probe_cg_needed (void **state)
+{
+  static const char *const none[] = { "network.none", NULL };
+  static const char *const user[] = { "host.processes.none", "network.user", NULL };
+  static const char *const egress[] = { "network.egress=10.0.0.0/8:443", "network.proxy", NULL };
+  static const char *const bind[] = { "network.bind=80", "network.bind-map=80:8080", NULL };
+  static const char *const confined[] = { "security.confined", NULL };
+  static const char *const view[] = { "network.egress=::/0", "security.view", NULL };
+  static const char *const other[] = { "network.admin", "security.admin", "fs.write=/tmp",
+                                       "network.nonexistent", "network", NULL };
+  static const char *const empty[] = { NULL };
+
+  (void)state;
+  assert_int_equal (entitle_probe_cg_needed (none), PROBE_CG_SOCK_CREATE);
+  assert_int_equal (entitle_probe_cg_needed (user), PROBE_CG_SOCK_CREATE);
+  assert_int_equal (entitle_probe_cg_needed (egress),
+                    PROBE_CG_CONNECT4 | PROBE_CG_CONNECT6 | PROBE_CG_SENDMSG4 | PROBE_CG_SENDMSG6);
+  assert_int_equal (entitle_probe_cg_needed (bind), PROBE_CG_BIND4 | PROBE_CG_BIND6);
+  assert_int_equal (entitle_probe_cg_needed (confined), PROBE_CG_SYSCTL);
+  /* security.view keeps sysctl writes to the runtime's /proc/sys rules (DESIGN §3).  */
+  assert_int_equal (entitle_probe_cg_needed (view),
+                    PROBE_CG_CONNECT4 | PROBE_CG_CONNECT6 | PROBE_CG_SENDMSG4 | PROBE_CG_SENDMSG6);
+  assert_int_equal (entitle_probe_cg_needed (other), 0);
+  assert_int_equal (entitle_probe_cg_needed (empty), 0);
+  assert_int_equal (entitle_probe_cg_needed (NULL), 0);
+  assert_string_equal (entitle_probe_cg_name (PROBE_CG_SENDMSG6), "sendmsg6");
+  assert_null (entitle_probe_cg_name (PROBE_CG_ALL));
+}
+
+/* The attach types (lib/probe-json.c) and the words explain prints for
+   them (lib/catalogue.c) name the same rows; each FX_* but FX_CGROUP_BPF
+   has its words.  */
+static void
+test_probe_cg_tables_agree (void **state)
+{
+  size_t i, j, n, nfx;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  const struct entitle_fx_text_s *fx = entitle_fx_texts (&nfx);
+  unsigned covered = FX_CGROUP_BPF, bit;
+
+  (void)state;
+  for (i = 0; i < n; i++)
+    {
+      const char *const name[] = { rows[i].name, NULL };
+      unsigned cg = entitle_probe_cg_needed (name);
+      if ((cg != 0) != (entitle_cgroup_bpf_text (rows[i].name) != NULL))
+        fail_msg ("%s: attach types and cgroup BPF text disagree", rows[i].name);
+      if ((rows[i].fx & FX_CGROUP_BPF) && cg == 0)
+        fail_msg ("%s: FX_CGROUP_BPF without attach types", rows[i].name);
+    }
+  for (j = 0; j < nfx; j++)
+    covered |= fx[j].fx;
+  for (i = 0; i < n; i++)
+    for (bit = 1; bit; bit <<= 1)
+      if ((rows[i].fx & bit) && !(covered & bit))
+        fail_msg ("%s: effect %#x has no text", rows[i].name, bit);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_probe_json_round_trip),
+    cmocka_unit_test (test_probe_json_readable_keys),
+    cmocka_unit_test (test_probe_json_round_trip_all_and_nothing),
+    cmocka_unit_test (test_probe_json_malformed_refused),
+    cmocka_unit_test (test_probe_json_bad_abi_refused),
+    cmocka_unit_test (test_probe_json_unknown_keys_ignored),
+    cmocka_unit_test (test_probe_cg_needed),
+    cmocka_unit_test (test_probe_cg_tables_agree),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

@@ -38,7 +38,10 @@
   "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST"
 
 #define MODULE_SYSCALLS "init_module", "finit_module", "delete_module"
-#define KEXEC_SYSCALLS  "kexec_load", "kexec_file_load"
+/* Docker allows the keyring to no one; security.admin is the one that
+   needs it (DESIGN §3).  */
+#define KEYRING_SYSCALLS "keyctl", "add_key", "request_key"
+#define KEXEC_SYSCALLS   "kexec_load", "kexec_file_load"
 
 /* Sorted by name: entitle_catalogue_find () searches it in halves, and a
    unit test checks the order.  The ladders read narrow to wide.  */
@@ -67,9 +70,9 @@ static const struct entitle_entry_s catalogue[] = {
   { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_NEW_NETNS | FX_SOCK_USER | FX_CGROUP_BPF, .summary = "talk to the network as a user: no raw or packet sockets" },
 
   /* security.*: the ladder confined < view < admin < insecure.  */
-  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
+  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .sys_allow = L (KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
   { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1, .cap_drop = L (CONFINED_CAPS, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY | FX_CGROUP_BPF, .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
-  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
+  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS, KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
   { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"), .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"), .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
   { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2, .cap_drop = L (CONFINED_CAPS, "CAP_AUDIT_READ"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PERSONALITY, .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
 };

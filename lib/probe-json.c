@@ -265,4 +265,3 @@ entitle_probe_cg_name (unsigned bit)
       return f->name;
   return NULL;
 }
-

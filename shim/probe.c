@@ -91,6 +91,8 @@ shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_er
   boot_id (boot, sizeof (boot));
   if (boot[0] && from_cache (path, boot, probe) == 0)
     return 0;
+  if (access (hook, X_OK) < 0)
+    return entitle_make_sys_error (err, "`%s`", hook);
   status = shim_capture (hook, argv, &out, &len, err);
   if (status < 0)
     return entitle_error_wrap (err, "run `%s probe`", hook);

@@ -292,7 +292,6 @@ exec_probes() {
 }
 
 @test "security.admin: keyctl is allowed (DESIGN: allow what those caps need: mount, unshare, setns, ptrace, keyctl)" {
-  skip "BUG: security.admin on a bundle without a seccomp section generates a profile that leaves keyctl, add_key and request_key out: /probe keyctl prints EPERM (DESIGN §3 lists keyctl among what admin allows; without entitlements it prints ok)"
   catalogue_bundle keyctl
   run_bundle ent
   expect "keyctl: ok"

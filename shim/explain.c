@@ -30,6 +30,8 @@ static const struct
   { FX_SOCK_USER, "seccomp: no AF_PACKET, no raw inet sockets; socketcall denied" },
   { FX_NO_DEV_MKNOD, "seccomp: mknod and mknodat of device nodes denied" },
   { FX_PERSONALITY, "seccomp: personality() for PER_LINUX (and the query) only" },
+  { FX_DEV_DEFAULT, "device cgroup: every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
+  { FX_DEV_ALL, "device cgroup: every device allowed" },
   { FX_LSM_UNCONFINED, "LSM: AppArmor unconfined, SELinux spc_t (where the host runs them)" },
   { FX_CGROUP_BPF, "cgroup BPF: not built in this version, so refused unless on_unenforceable is \"warn\"" },
   { FX_LANDLOCK, "Landlock: not built in this version, so refused unless on_unenforceable is \"warn\"" },

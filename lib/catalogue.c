@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "catalogue.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -52,8 +54,8 @@ static const struct entitle_entry_s catalogue[] = {
   { .name = "fs.write", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
-  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
-  { .name = "host.devices.none", .domain = DOMAIN_DEVICES, .rung = 1, .cap_drop = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_SYS_RO | FX_NO_DEV_MKNOD, .summary = "no device access: no mknod of devices, /sys read-only, /proc/kcore masked" },
+  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
+  { .name = "host.devices.none", .domain = DOMAIN_DEVICES, .rung = 1, .cap_drop = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_SYS_RO | FX_NO_DEV_MKNOD | FX_DEV_DEFAULT, .summary = "no device access: no mknod of devices, /sys read-only, /proc/kcore masked" },
   { .name = "host.modules.admin", .domain = DOMAIN_MODULES, .rung = 1, .cap_add = L ("CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS), .summary = "load and unload kernel modules" },
   { .name = "host.processes.admin", .domain = DOMAIN_PROCESSES, .rung = 2, .fx = FX_HOST_PIDNS, .summary = "see the host's processes (host pid namespace)" },
   { .name = "host.processes.none", .domain = DOMAIN_PROCESSES, .rung = 1, .fx = FX_NEW_PIDNS, .summary = "see only the container's processes (own pid namespace)" },
@@ -72,7 +74,7 @@ static const struct entitle_entry_s catalogue[] = {
   /* security.*: the ladder confined < view < admin < insecure.  */
   { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .sys_allow = L (KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
   { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1, .cap_drop = L (CONFINED_CAPS, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY | FX_CGROUP_BPF, .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
-  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS, KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
+  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS, KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_DEV_ALL | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
   { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"), .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"), .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
   { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2, .cap_drop = L (CONFINED_CAPS, "CAP_AUDIT_READ"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PERSONALITY, .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
 };
@@ -100,6 +102,10 @@ static const struct entitle_cap_syscalls_s cap_gated[] = {
   { "CAP_SYS_TIME", L ("settimeofday", "stime", "clock_settime", "clock_settime64") },
   { "CAP_SYS_TTY_CONFIG", L ("vhangup") },
 };
+
+/* Gated on CAP_SYS_PTRACE above, and allowed to all from Linux 4.8 on
+   (Docker's "minKernel": "4.8" rule).  */
+static const char *const ungated_since_4_8[] = { "process_vm_readv", "process_vm_writev", "ptrace" };
 
 static int
 compare_name (const char *name, size_t len, const char *row)
@@ -166,6 +172,8 @@ static const struct entitle_fx_text_s fx_texts[] = {
   { FX_SOCK_USER, "seccomp", "no AF_PACKET, no raw inet sockets; socketcall denied" },
   { FX_NO_DEV_MKNOD, "seccomp", "mknod and mknodat of device nodes denied" },
   { FX_PERSONALITY, "seccomp", "personality() for PER_LINUX (and the query) only" },
+  { FX_DEV_DEFAULT, "device cgroup", "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
+  { FX_DEV_ALL, "device cgroup", "every device allowed" },
   { FX_LSM_UNCONFINED, "LSM", "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
   { FX_LANDLOCK, "Landlock", "applied by a helper inside the container, which this version does not build" },
 };
@@ -199,4 +207,25 @@ entitle_cgroup_bpf_text (const char *name)
     if (strcmp (cgroup_bpf_texts[i].name, name) == 0)
       return cgroup_bpf_texts[i].text;
   return NULL;
+}
+
+static bool
+kernel_at_least (unsigned major, unsigned minor)
+{
+  struct utsname u;
+  unsigned ma = 0, mi = 0;
+
+  if (uname (&u) < 0 || sscanf (u.release, "%u.%u", &ma, &mi) != 2)
+    return false;
+  return ma > major || (ma == major && mi >= minor);
+}
+
+bool
+entitle_cap_ungated (const char *name)
+{
+  size_t i;
+  for (i = 0; i < sizeof (ungated_since_4_8) / sizeof (ungated_since_4_8[0]); i++)
+    if (strcmp (name, ungated_since_4_8[i]) == 0)
+      return kernel_at_least (4, 8);
+  return false;
 }

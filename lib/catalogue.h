@@ -30,6 +30,8 @@ enum
   FX_LSM_UNCONFINED = 1u << 14, /* AppArmor unconfined, SELinux spc_t */
   FX_CGROUP_BPF = 1u << 15,     /* needs cgroup BPF programs (bpf/) */
   FX_LANDLOCK = 1u << 16,       /* needs the in-container Landlock helper */
+  FX_DEV_DEFAULT = 1u << 17,    /* device cgroup: only the default devices */
+  FX_DEV_ALL = 1u << 18,        /* device cgroup: every device */
 };
 
 enum entitle_domain
@@ -92,5 +94,13 @@ struct entitle_cap_syscalls_s
 
 /** The gating table; @n receives the count. */
 const struct entitle_cap_syscalls_s *entitle_cap_gated (size_t *n);
+
+/**
+ * Is @name, though listed in the gating table, allowed without its
+ * capability on the running kernel?  Docker's profile allows ptrace,
+ * process_vm_readv and process_vm_writev to everyone from Linux 4.8 on
+ * (the kernel checks ptrace access itself since then).
+ */
+bool entitle_cap_ungated (const char *name);
 
 #endif

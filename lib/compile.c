@@ -7,6 +7,7 @@
 #include "caps.h"
 #include "compile.h"
 #include "hooks.h"
+#include "devices.h"
 #include "resolve.h"
 #include "seccomp-plan.h"
 #include "utils.h"
@@ -119,8 +120,14 @@ unmask (json_t *linux_)
 static void
 apply_paths (json_t *linux_, unsigned fx)
 {
+  /* Emptied in place: json_set would move the key, and compiling twice
+     must give the same bytes.  */
   if (fx & FX_CLEAR_RO)
-    json_set (linux_, "readonlyPaths", json_new (JSON_ARRAY));
+    {
+      json_t *ro = json_get_or_add (linux_, "readonlyPaths", JSON_ARRAY);
+      while (ro->n > 0)
+        json_remove_at (ro, ro->n - 1);
+    }
   if (fx & FX_UNMASK)
     unmask (linux_);
   if (fx & FX_MASK_NET)
@@ -208,7 +215,8 @@ entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struc
 }
 
 /* A syscall gated on a dropped capability stays allowed only if another
-   capability still held gates it too.  */
+   capability still held gates it too, or the kernel no longer gates it
+   (ptrace from Linux 4.8 on, as Docker's profile).  */
 static void
 plan_seccomp (const json_t *process, const struct effects *e, struct entitle_seccomp_plan_s *plan,
               char ***deny, size_t *n_deny, char ***allow, size_t *n_allow)
@@ -216,7 +224,12 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   const struct entitle_cap_syscalls_s *g;
   size_t n, i;
 
-  strv_add_all (deny, n_deny, (const char *const *)e->sys_deny);
+  /* A rung's "still deny" yields to another ladder's explicit allowance
+     (security.admin and host.modules.admin load modules); a dropped
+     capability still takes its syscalls away below.  */
+  for (char **p = e->sys_deny; p && *p; p++)
+    if (!entitle_strv_has (e->sys_allow, *p))
+      strv_add (deny, n_deny, *p);
   strv_add_all (allow, n_allow, (const char *const *)e->sys_allow);
   g = entitle_cap_gated (&n);
   for (i = 0; i < n; i++)
@@ -229,7 +242,7 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
     if (entitle_strv_has (e->cap_drop, g[i].cap))
       for (const char *const *s = g[i].syscalls; *s; s++)
         {
-          bool other = false;
+          bool other = entitle_cap_ungated (*s);
           for (size_t k = 0; k < n; k++)
             for (const char *const *t = g[k].syscalls; *t && k != i; t++)
               other |= strcmp (*t, *s) == 0 && entitle_caps_bounding_has (process, g[k].cap);
@@ -289,6 +302,7 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   namespace(linux_, "network", e.fx & FX_NEW_NETNS, e.fx & FX_HOST_NETNS);
   namespace(linux_, "pid", e.fx & FX_NEW_PIDNS, e.fx & FX_HOST_PIDNS);
   apply_paths (linux_, e.fx);
+  entitle_devices_apply (linux_, e.fx);
   ret = apply_seccomp (ctx, spec, &e, err);
   if (UNLIKELY (ret < 0))
     return ret;

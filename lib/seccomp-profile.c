@@ -120,6 +120,8 @@ gate (const json_t *process, const char *name)
   size_t n, i;
   int r = 2;
 
+  if (entitle_cap_ungated (name))
+    return 2;
   g = entitle_cap_gated (&n);
   for (i = 0; i < n; i++)
     {

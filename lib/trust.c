@@ -4,6 +4,7 @@
 #include <string.h>
 #include "caps.h"
 #include "compile.h"
+#include "devices.h"
 #include "resolve.h"
 #include "seccomp-plan.h"
 #include "trust.h"
@@ -93,6 +94,26 @@ seccomp_widens (const json_t *before, const json_t *after)
   return false;
 }
 
+/* A device cgroup rule that allows what no rule of @before allowed (the
+   default devices aside: runc and crun allow them whatever the rules).  */
+static bool
+devices_widen (const json_t *before, const json_t *after)
+{
+  size_t i, k;
+  for (i = 0; after && after->type == JSON_ARRAY && i < after->n; i++)
+    {
+      const json_t *r = after->items[i], *allow = json_get (r, "allow");
+      bool found = false;
+      if (allow == NULL || allow->type != JSON_TRUE || entitle_devices_is_default (r))
+        continue;
+      for (k = 0; before && before->type == JSON_ARRAY && k < before->n && !found; k++)
+        found = json_equal (r, before->items[k]);
+      if (!found)
+        return true;
+    }
+  return false;
+}
+
 static bool
 label_changed (const json_t *before, const json_t *after, const char *key)
 {
@@ -116,6 +137,9 @@ entitle_widens (const json_t *before, const json_t *after)
     return true;
   if (!subset (json_get (lb, "maskedPaths"), json_get (la, "maskedPaths"))
       || !subset (json_get (lb, "readonlyPaths"), json_get (la, "readonlyPaths")))
+    return true;
+  if (devices_widen (json_get (json_get (lb, "resources"), "devices"),
+                     json_get (json_get (la, "resources"), "devices")))
     return true;
   return seccomp_widens (json_get (lb, "seccomp"), json_get (la, "seccomp"));
 }

@@ -12,8 +12,8 @@
 
 /**
  * Would @after give more than @before: a capability added, a syscall
- * allowed, a namespace removed, a masked or read-only path removed,
- * noNewPrivileges cleared, an LSM label changed?
+ * allowed, a namespace removed, a masked or read-only path removed, a
+ * device allowed, noNewPrivileges cleared, an LSM label changed?
  */
 bool entitle_widens (const json_t *before, const json_t *after);
 

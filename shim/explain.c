@@ -172,6 +172,10 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
   if (e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK))
     snprintf (add_part (parts, &n, "paths", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by paths (the runtime's masked and read-only mounts)");
+  if (e->fx & (FX_DEV_DEFAULT | FX_DEV_ALL))
+    snprintf (add_part (parts, &n, "device cgroup", PART_ENFORCED)->reason, sizeof (parts->reason),
+              "enforced by the runtime's device cgroup (linux.resources.devices; not applied where the "
+              "runtime manages no cgroup, as crun with --cgroup-manager=disabled)");
   if (e->fx & FX_NNP)
     snprintf (add_part (parts, &n, "process", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the kernel's no_new_privs (set by the runtime)");

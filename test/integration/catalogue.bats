@@ -385,7 +385,6 @@ exec_probes() {
 }
 
 @test "host.devices.none: the device cgroup holds only the default devices" {
-  skip "BUG: host.devices.none keeps a bundle's linux.resources.devices [{allow:true, access:rwm}] (compile shows it unchanged): the host's /dev/loop-control (c 10:237) bind-mounted into the container opens (read prints EINVAL, loop-control has no read) where DESIGN §3 says 'device cgroup: only the default devices' (expected EPERM, as runc's default rules give)"
   catalogue_bundle "read /dev/loopctl"
   edit_config "$BUNDLE" '.linux.resources.devices = [{allow: true, access: "rwm"}]
     | .mounts += [{destination: "/dev/loopctl", type: "bind", source: "/dev/loop-control", options: ["bind"]}]'
@@ -412,7 +411,6 @@ exec_probes() {
 }
 
 @test "host.devices.admin: the device cgroup allows every device" {
-  skip "BUG: host.devices.admin leaves linux.resources.devices as the bundle has it ([{allow:false, access:rwm}] from runc spec), so runc keeps only its default devices: a node c 10:237 made in the container opens with EPERM (device cgroup) where DESIGN §3 says 'device cgroup allows all' (with [{allow:true, access:rwm}] in the bundle the same probe prints EINVAL: opened, loop-control has no read)"
   catalogue_bundle "mknod-dev /dev/loopctl 10 237" "read /dev/loopctl"
   run_bundle ent
   expect "read /dev/loopctl: EPERM"

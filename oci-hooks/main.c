@@ -11,6 +11,7 @@
 #include "utils.h"
 
 /* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] < state
+   entitle-hook [--root DIR] [--config FILE] < state   (stage from the state)
    entitle-hook probe [--json]
    The runtime passes the container's state on stdin (runtime-spec,
    "State"); a non-zero exit makes it abort create.  */
@@ -21,7 +22,7 @@
 static int
 usage (void)
 {
-  fputs ("usage: entitle-hook createRuntime|poststop [--root DIR] [--config FILE] < STATE\n"
+  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] < STATE\n"
          "       entitle-hook probe [--json]\n",
          stderr);
   return 2;
@@ -52,6 +53,19 @@ read_state (struct hook_state_s *st, entitle_error_t *err)
   return 0;
 }
 
+/* hooks.d runs one command for every stage it lists: the state says
+   which ("creating" at createRuntime, "stopped" at poststop).  */
+static const char *
+stage_of (const struct hook_state_s *st)
+{
+  const char *status = json_string (json_get (st->doc, "status"));
+  if (status && strcmp (status, "creating") == 0)
+    return "createRuntime";
+  if (status && strcmp (status, "stopped") == 0)
+    return "poststop";
+  return NULL;
+}
+
 static int
 run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
 {
@@ -66,7 +80,9 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
       return -1;
     }
   entitle_ctx_init (&ctx, &log, &cfg);
-  if (strcmp (cmd, "createRuntime") == 0)
+  if (cmd == NULL && (cmd = stage_of (st)) == NULL)
+    ret = entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
+  else if (strcmp (cmd, "createRuntime") == 0)
     ret = hook_create_runtime (&ctx, st);
   else
     ret = hook_poststop (&ctx, st);
@@ -80,17 +96,16 @@ main (int argc, char **argv)
 {
   struct hook_state_s st = { .root = "" };
   entitle_error_t err = NULL;
-  const char *cmd;
-  int i, ret;
+  const char *cmd = NULL;
+  int i = 1, ret;
 
-  if (argc < 2)
-    return usage ();
-  cmd = argv[1];
-  if (strcmp (cmd, "probe") == 0)
+  if (argc > 1 && strcmp (argv[1], "probe") == 0)
     return hook_probe (argc > 2 && strcmp (argv[2], "--json") == 0) < 0;
-  if (strcmp (cmd, "createRuntime") != 0 && strcmp (cmd, "poststop") != 0)
+  if (argc > 1 && (strcmp (argv[1], "createRuntime") == 0 || strcmp (argv[1], "poststop") == 0))
+    cmd = argv[i++];
+  else if (argc > 1 && strncmp (argv[1], "--", 2) != 0)
     return usage ();
-  for (i = 2; i + 1 < argc; i += 2)
+  for (; i + 1 < argc; i += 2)
     if (strcmp (argv[i], "--root") == 0)
       st.root = argv[i + 1];
     else if (strcmp (argv[i], "--config") == 0)

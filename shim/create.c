@@ -66,6 +66,10 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   ret = entitle_rewrite (s->ctx, spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  /* Refuse before the runtime starts anything (and before the bundle is
+     touched) when this host cannot run what the hook would attach.  */
+  if (shim_check_bpf (s->ctx, spec, err) < 0)
+    return -1;
   if (ret > 0)
     {
       ret = json_generate (spec, &out, &out_len, err);

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "compile.h"
+#include "log.h"
 #include "file.h"
 #include "json.h"
 #include "probe.h"
@@ -103,6 +105,90 @@ shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_er
   if (boot[0])
     to_cache (path, boot, out);
   return 0;
+}
+
+/* The applied entitlements that need an attach type in @missing, as
+   "`a`, `b`".  */
+static char *
+names_needing (char **applied, unsigned missing)
+{
+  size_t len = 1, i;
+  char *out;
+
+  for (i = 0; applied[i]; i++)
+    len += strlen (applied[i]) + 4;
+  if ((out = calloc (1, len)) == NULL)
+    abort ();
+  for (i = 0; applied[i]; i++)
+    {
+      const char *one[] = { applied[i], NULL };
+      if ((entitle_probe_cg_needed (one) & missing) == 0)
+        continue;
+      strcat (out, *out ? ", `" : "`");
+      strcat (out, applied[i]);
+      strcat (out, "`");
+    }
+  return out;
+}
+
+static char **
+split_applied (const char *list)
+{
+  size_t n = 1, i = 0;
+  const char *p;
+  char **v, *copy = strdup (list), *tok, *save = NULL;
+
+  for (p = list; *p; p++)
+    n += *p == ',';
+  if (copy == NULL || (v = calloc (n + 1, sizeof (char *))) == NULL)
+    abort ();
+  for (tok = strtok_r (copy, ",", &save); tok; tok = strtok_r (NULL, ",", &save))
+    if ((v[i++] = strdup (tok)) == NULL)
+      abort ();
+  free (copy);
+  return v;
+}
+
+int
+shim_check_bpf (struct entitle_ctx_s *ctx, const json_t *spec, entitle_error_t *err)
+{
+  const char *list = json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED));
+  cleanup_strv char **applied = NULL;
+  cleanup_free char *names = NULL;
+  struct entitle_probe_s probe;
+  entitle_error_t why = NULL;
+  unsigned needed, missing;
+  char reason[256];
+
+  if (list == NULL)
+    return 0;
+  applied = split_applied (list);
+  needed = entitle_probe_cg_needed ((const char *const *)applied);
+  if (needed == 0)
+    return 0;
+  if (shim_probe (ctx, &probe, &why) < 0)
+    {
+      missing = needed;
+      snprintf (reason, sizeof (reason), "entitle-hook cannot probe this host: %s", why->msg);
+      entitle_error_release (&why);
+    }
+  else if (probe.cgroup2[0] == '\0')
+    {
+      missing = needed;
+      snprintf (reason, sizeof (reason), "no cgroup v2 hierarchy is mounted");
+    }
+  else if ((missing = needed & ~probe.cgroup_bpf) != 0)
+    snprintf (reason, sizeof (reason), "the kernel refuses cgroup BPF %s programs",
+              entitle_probe_cg_name (missing & -missing));
+  if (missing == 0)
+    return 0;
+  names = names_needing (applied, missing);
+  if (ctx->config->warn_unenforceable)
+    {
+      entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);
+      return 0;
+    }
+  return entitle_make_error (err, ENOSYS, "%s cannot be enforced here: %s", names, reason);
 }
 
 /* entitle probe [--json]: always fresh, straight from the hook.  */

@@ -299,3 +299,53 @@ SH
     sh "$BATS_TEST_TMPDIR/life.sh"
   expect_lines ECONNREFUSED EPERM
 }
+
+@test "fail closed before the runtime: create refuses when the hook cannot probe the host; the bundle is untouched" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80,host.processes.none
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
+  before=$(sha256sum <"$BUNDLE/config.json")
+  run_detached env -u ENTITLE_HOOK "$ENTITLE" --root "$ROOT" create -b "$BUNDLE" "$CTID"
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: `network.egress=10.200.0.1/32:80` cannot be enforced here: entitle-hook cannot probe this host: `/nonexistent/entitle-hook`: No such file or directory' ]
+  [ "$(sha256sum <"$BUNDLE/config.json")" = "$before" ]
+  [ -z "$(rnc list -q)" ]
+}
+
+@test "probe: the cache answers for this boot, and a stale boot id is probed again" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  ent create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  [ "$(jq -r .boot_id "$BATS_TEST_TMPDIR/state/probe.json")" = "$(cat /proc/sys/kernel/random/boot_id)" ]
+  # A cache from another boot that says no cgroup BPF is ignored.
+  jq '.boot_id = "stale" | .probe.cgroup_bpf = []' "$BATS_TEST_TMPDIR/state/probe.json" >"$BATS_TEST_TMPDIR/p" &&
+    mv "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/state/probe.json"
+  ent delete --force "$CTID"
+  ent create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  [ "$(jq -r '.probe.cgroup_bpf | length' "$BATS_TEST_TMPDIR/state/probe.json")" -gt 0 ]
+  # This boot's cache is believed: one that says no connect4 refuses.
+  ent delete --force "$CTID"
+  jq '.probe.cgroup_bpf -= ["connect4"]' "$BATS_TEST_TMPDIR/state/probe.json" >"$BATS_TEST_TMPDIR/p" &&
+    mv "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/state/probe.json"
+  run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'`network.egress=10.200.0.1/32:80` cannot be enforced here: the kernel refuses cgroup BPF connect4 programs'* ]]
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"on_unenforceable\": \"warn\"}"
+  run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *'warning'*'not enforced: the kernel refuses cgroup BPF connect4 programs'* ]]
+}
+
+# Podman and CRI-O run the hook from hooks.d without the shim: one
+# command, the stage read from the state, config.json not rewritten.
+@test "hooks.d: bare runc with entitle-hook as hooks.d adds it enforces network.egress" {
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  hook=$(jq -c --arg p "$ENTITLE_HOOK" '.hook.path = $p | .hook' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json")
+  [ "$(jq -r '.stages | join(" ")' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json")" = "createRuntime poststop" ]
+  edit_config "$BUNDLE" '.hooks = {createRuntime: [$h], poststop: [$h]}' --argjson h "$hook"
+  run_bundle rnc
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
+  ! owner_names | grep -qF "$CTID"
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# `entitle probe` against checks this test makes itself, with other tools
+# (bpftool, clang, a few lines of C), so that it holds on any kernel.
+
+load helpers
+
+setup() {
+  common_setup
+  require_cc
+  PROBE_JSON="$BATS_TEST_TMPDIR/probe.json"
+  "$ENTITLE" probe --json >"$PROBE_JSON"
+}
+
+# cc_run NAME SOURCE: compile SOURCE and run it.
+cc_run() {
+  printf '%s\n' "$2" >"$BATS_TEST_TMPDIR/$1.c"
+  cc -o "$BATS_TEST_TMPDIR/$1" "$BATS_TEST_TMPDIR/$1.c"
+  "$BATS_TEST_TMPDIR/$1"
+}
+
+@test "probe: the text and JSON forms name every fact" {
+  run "$ENTITLE" probe
+  [ "$status" -eq 0 ]
+  for k in kernel seccomp Checmate "BPF LSM" BPF_LSM_CGROUP lockdown "cgroup BPF" Landlock SELinux AppArmor; do
+    [[ "$output" == *"$k"* ]]
+  done
+  [ "$(jq -r .kernel "$PROBE_JSON")" = "$(uname -r)" ]
+}
+
+@test "probe: Checmate and eBPF seccomp agree with a trial prctl" {
+  run cc_run prctl '#include <errno.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+int main (void) {
+  int fd = -1;
+  int a = prctl (0x43484543, 1, 6, -1, 0) < 0 && errno != EINVAL;
+  int b = prctl (PR_SET_SECCOMP, 3, &fd, 0, 0) < 0 && errno != EINVAL;
+  printf ("%s %s\n", a ? "true" : "false", b ? "true" : "false");
+  return 0;
+}'
+  [ "$output" = "$(jq -r '"\(.checmate) \(.seccomp_filter_extended)"' "$PROBE_JSON")" ]
+}
+
+@test "probe: the Landlock ABI agrees with landlock_create_ruleset(VERSION)" {
+  run cc_run landlock '#include <stdio.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int main (void) {
+  long v = syscall (444, NULL, 0, 1);
+  printf ("%ld\n", v < 0 ? 0 : v);
+  return 0;
+}'
+  [ "$output" = "$(jq -r .landlock_abi "$PROBE_JSON")" ]
+}
+
+@test "probe: BPF LSM agrees with bpftool loading an LSM program" {
+  printf '%s\n' '#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+char LICENSE[] SEC ("license") = "GPL";
+SEC ("lsm/file_open") int t (unsigned long long *ctx) { return 0; }' >"$BATS_TEST_TMPDIR/lsm.bpf.c"
+  clang -O2 -g -target bpf -I"/usr/include/$(cc -print-multiarch)" -c "$BATS_TEST_TMPDIR/lsm.bpf.c" \
+    -o "$BATS_TEST_TMPDIR/lsm.bpf.o"
+  pin="/sys/fs/bpf/entitle-test-lsm-$$"
+  if bpftool prog load "$BATS_TEST_TMPDIR/lsm.bpf.o" "$pin" 2>/dev/null; then
+    rm -f "$pin"
+    want=true
+  else
+    want=false
+  fi
+  [ "$(jq -r .bpf_lsm.works "$PROBE_JSON")" = "$want" ]
+  # "listed" is what the kernel says of its active LSMs, whether or not
+  # a program may load.
+  if [ -r /sys/kernel/security/lsm ]; then
+    listed=$(tr ',' '\n' </sys/kernel/security/lsm | grep -qx bpf && echo true || echo false)
+    [ "$(jq -r .bpf_lsm.listed "$PROBE_JSON")" = "$listed" ]
+  fi
+}
+
+@test "probe: each cgroup attach type agrees with bpftool loading and attaching it" {
+  local cg mnt
+  mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+  cg="$mnt/entitle-test-probe-$$"
+  mkdir "$cg"
+  for t in sock_create connect4 connect6 sendmsg4 sendmsg6 bind4 bind6 sysctl; do
+    case $t in
+    sock_create) sec=cgroup/sock_create ctx=bpf_sock ;;
+    sysctl) sec=cgroup/sysctl ctx=bpf_sysctl ;;
+    *) sec=cgroup/$t ctx=bpf_sock_addr ;;
+    esac
+    printf '#include <linux/bpf.h>\n#include <bpf/bpf_helpers.h>\nchar LICENSE[] SEC ("license") = "GPL";\nSEC ("%s") int t (struct %s *c) { return 1; }\n' \
+      "$sec" "$ctx" >"$BATS_TEST_TMPDIR/$t.bpf.c"
+    clang -O2 -target bpf -I"/usr/include/$(cc -print-multiarch)" -c "$BATS_TEST_TMPDIR/$t.bpf.c" -o "$BATS_TEST_TMPDIR/$t.bpf.o"
+    pin="/sys/fs/bpf/entitle-test-$t-$$"
+    want=false
+    if bpftool prog load "$BATS_TEST_TMPDIR/$t.bpf.o" "$pin" 2>/dev/null; then
+      bpftool cgroup attach "$cg" "$t" pinned "$pin" multi 2>/dev/null && want=true
+      rm -f "$pin"
+    fi
+    got=$(jq -r --arg t "$t" '.cgroup_bpf | index($t) != null' "$PROBE_JSON")
+    [ "$got" = "$want" ] || { echo "$t: probe $got, bpftool $want" >&2; rmdir "$cg"; return 1; }
+  done
+  rmdir "$cg"
+}

@@ -169,7 +169,7 @@ join_needs (char *const *needs)
 int
 hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 {
-  struct entitle_bpf_plan_s plan;
+  struct entitle_bpf_plan_s plan = { 0 };
   entitle_error_t err = NULL;
   cleanup_free char *names = NULL;
   int ret = load_plan (ctx, st, &plan, &err);
@@ -180,8 +180,10 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
     {
       /* A restriction nothing here can enforce: refuse, unless the admin
          chose to run without it.  */
-      fprintf (stderr, "entitle: %s %s %s: cgroup BPF: %s\n", ctx->config->warn_unenforceable ? "warning:" : "",
-               names, ctx->config->warn_unenforceable ? "not enforced" : "cannot be enforced here", err->msg);
+      if (ctx->config->warn_unenforceable)
+        fprintf (stderr, "entitle: warning: %s not enforced: cgroup BPF: %s\n", names, err->msg);
+      else
+        fprintf (stderr, "entitle: %s cannot be enforced here: cgroup BPF: %s\n", names, err->msg);
       if (ctx->config->warn_unenforceable)
         ret = 0;
     }

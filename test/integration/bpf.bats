@@ -349,3 +349,19 @@ SH
   expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
   ! owner_names | grep -qF "$CTID"
 }
+
+@test "entitle-hook: bad input gets one line and a non-zero exit" {
+  run --separate-stderr "$ENTITLE_HOOK" createRuntime <<<'not json'
+  [ "$status" -eq 1 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == 'entitle: read the container state on stdin: invalid JSON'* ]]
+  run --separate-stderr "$ENTITLE_HOOK" createRuntime <<<'{"id": "x", "pid": 1, "bundle": "/nonexistent", "status": "creating"}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = 'entitle: open `/nonexistent/config.json`: No such file or directory' ]
+  run --separate-stderr "$ENTITLE_HOOK" <<<'{"id": "x", "bundle": "/b", "status": "running"}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *'neither creating nor stopped'* ]]
+  run --separate-stderr "$ENTITLE_HOOK" bogus
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == usage:* ]]
+}

@@ -8,6 +8,7 @@
 #include "caps.h"
 #include "catalogue.h"
 #include "commands.h"
+#include "probe.h"
 #include "json.h"
 #include "utils.h"
 
@@ -67,8 +68,24 @@ synthesise (struct shim_s *s)
   return f;
 }
 
+/* The mechanisms entitle uses that this host runs: the runtime's own,
+   and cgroup BPF when the probe says every attach type loads.  */
+static const char *
+mechanisms (struct shim_s *s)
+{
+  struct entitle_probe_s probe;
+  entitle_error_t err = NULL;
+  const unsigned used = PROBE_CG_ALL & ~PROBE_CG_DEVICE;
+  bool bpf = shim_probe (s->ctx, &probe, &err) == 0 && probe.cgroup2[0]
+             && (probe.cgroup_bpf & used) == used;
+
+  entitle_error_release (&err);
+  return bpf ? "seccomp,capabilities,namespaces,paths,device-cgroup,cgroup-bpf"
+             : "seccomp,capabilities,namespaces,paths,device-cgroup";
+}
+
 static void
-add_annotations (json_t *features)
+add_annotations (struct shim_s *s, json_t *features)
 {
   json_t *a = json_get_or_add (features, "annotations", JSON_OBJECT);
   const struct entitle_entry_s *rows;
@@ -92,8 +109,7 @@ add_annotations (json_t *features)
   json_set (a, "io.entitle.version", json_new_string (PACKAGE_VERSION));
   json_set (a, "io.entitle.catalogue", json_new_string (buf));
   json_set (a, "io.entitle.entitlements", json_new_string (names));
-  /* XXX cgroup BPF, BPF LSM, Landlock come with the probe (bpf/).  */
-  json_set (a, "io.entitle.mechanisms", json_new_string ("seccomp,capabilities,namespaces,paths"));
+  json_set (a, "io.entitle.mechanisms", json_new_string (mechanisms (s)));
 }
 
 int
@@ -113,7 +129,7 @@ shim_features (struct shim_s *s, entitle_error_t *err)
       json_free (features);
       features = synthesise (s);
     }
-  add_annotations (features);
+  add_annotations (s, features);
   ret = json_generate (features, &text, &text_len, err);
   if (UNLIKELY (ret < 0))
     return ret;

@@ -98,3 +98,18 @@ entitle_version() {
     "$ENTITLE" explain "$n" >/dev/null
   done
 }
+
+@test "features: io.entitle.mechanisms names cgroup BPF exactly when entitle probe finds every attach type" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
+  all=$("$ENTITLE" probe --json | jq -r '[.cgroup_bpf[] | select(. != "device")] | length')
+  mech=$("$ENTITLE" features | jq -r '.annotations["io.entitle.mechanisms"]')
+  if [ "$all" -eq 8 ]; then
+    [ "$mech" = seccomp,capabilities,namespaces,paths,device-cgroup,cgroup-bpf ]
+  else
+    [ "$mech" = seccomp,capabilities,namespaces,paths,device-cgroup ]
+  fi
+  # Without a usable hook there is no cgroup BPF to offer.
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state2\", \"hook\": \"/nonexistent\"}"
+  [ "$(env -u ENTITLE_HOOK "$ENTITLE" features | jq -r '.annotations["io.entitle.mechanisms"]')" = \
+    seccomp,capabilities,namespaces,paths,device-cgroup ]
+}

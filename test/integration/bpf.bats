@@ -365,3 +365,18 @@ SH
   [ "$status" -eq 2 ]
   [[ "$stderr" == usage:* ]]
 }
+
+@test "a cgroup below the container's is held to the container's policy" {
+  net_bundle "$BUNDLE" "sleep 600"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  create_started ent "$BUNDLE" "$CTID"
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  mkdir "$cg/inner" "$cg/inner/deeper"
+  run sh -c 'echo $$ >"$1/inner/deeper/cgroup.procs" && exec nsenter --net="$2" "$3" connect 10.200.0.2 80' \
+    sh "$cg" "/var/run/netns/$NETNS" "$ENTITLE_PROBE"
+  [ "$output" = EPERM ]
+  run sh -c 'echo $$ >"$1/inner/deeper/cgroup.procs" && exec nsenter --net="$2" "$3" connect 10.200.0.1 80' \
+    sh "$cg" "/var/run/netns/$NETNS" "$ENTITLE_PROBE"
+  [ "$output" = ECONNREFUSED ]
+  ent delete --force "$CTID"
+}

@@ -5,8 +5,9 @@
 #include "hooks.h"
 
 /* The OCI hooks that attach entitle's cgroup programs (DESIGN §4).  The
-   hook gets the runtime root (containers are keyed by root and id) and
-   the admin config (the runtime gives hooks an empty environment).  */
+   hook gets the runtime root (containers are keyed by root and id), the
+   admin config (the runtime gives hooks an empty environment) and the
+   runtime's log file, if there is one.  */
 
 bool
 entitle_needs_bpf (const struct entitle_set_s *set)
@@ -50,6 +51,15 @@ add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
   json_push (args, json_new_string (ctx->root ? ctx->root : ""));
   json_push (args, json_new_string ("--config"));
   json_push (args, json_new_string (ctx->config->path ? ctx->config->path : entitle_config_path ()));
+  /* crun keeps a hook's stderr to itself: the runtime's log file is where
+     the engine looks.  */
+  if (ctx->log && ctx->log->path)
+    {
+      json_push (args, json_new_string ("--log"));
+      json_push (args, json_new_string (ctx->log->path));
+      json_push (args, json_new_string ("--log-format"));
+      json_push (args, json_new_string (ctx->log->json ? "json" : "text"));
+    }
   json_set (hook, "path", json_new_string (path));
   json_set (hook, "args", args);
   json_push (list, hook);

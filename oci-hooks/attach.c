@@ -181,14 +181,14 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
       /* A restriction nothing here can enforce: refuse, unless the admin
          chose to run without it.  */
       if (ctx->config->warn_unenforceable)
-        fprintf (stderr, "entitle: warning: %s not enforced: cgroup BPF: %s\n", names, err->msg);
+        entitle_log_warning (ctx->log, "%s not enforced: cgroup BPF: %s", names, err->msg);
       else
-        fprintf (stderr, "entitle: %s cannot be enforced here: cgroup BPF: %s\n", names, err->msg);
+        entitle_log_error (ctx->log, "%s cannot be enforced here: cgroup BPF: %s", names, err->msg);
       if (ctx->config->warn_unenforceable)
         ret = 0;
     }
   else if (ret < 0)
-    fprintf (stderr, "entitle: %s\n", err->msg);
+    entitle_log_error (ctx->log, "%s", err->msg);
   entitle_error_release (&err);
   entitle_bpf_plan_free (&plan);
   return ret < 0 ? -1 : 0;
@@ -203,14 +203,13 @@ hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
   char mnt[256];
   cleanup_close int mntfd = -1;
 
-  (void)ctx;
   if (entitle_bpf_open (&b, false, &err) <= 0)
     return 0; /* nothing was ever loaded: nothing to remove */
   if (entitle_bpf_owner_get (&b, st->root, st->id, &owner, &err) > 0)
     {
       entitle_bpf_forget (&b, owner.cgroup_id);
       if (owner.made[0] && rmdir (owner.made) < 0 && errno != ENOENT)
-        fprintf (stderr, "entitle: warning: rmdir `%s`: %s\n", owner.made, strerror (errno));
+        entitle_log_warning (ctx->log, "rmdir `%s`: %s", owner.made, strerror (errno));
       entitle_bpf_owner_del (&b, st->root, st->id);
     }
   if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) == 0

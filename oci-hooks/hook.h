@@ -15,8 +15,9 @@ struct hook_state_s
   const char *id;
   pid_t pid;
   const char *bundle;
-  const char *root; /**< --root of the runtime, "" when not given */
-  json_t *doc;      /**< the state on stdin */
+  const char *root;         /**< --root of the runtime, "" when not given */
+  json_t *doc;              /**< the state on stdin */
+  struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
 };
 
 int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st);

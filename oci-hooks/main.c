@@ -22,7 +22,8 @@
 static int
 usage (void)
 {
-  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] < STATE\n"
+  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE]\n"
+         "                   [--log FILE [--log-format text|json]] < STATE\n"
          "       entitle-hook probe [--json]\n",
          stderr);
   return 2;
@@ -70,7 +71,6 @@ static int
 run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
 {
   struct entitle_config_s cfg = { 0 };
-  struct entitle_log_s log = { 0 };
   struct entitle_ctx_s ctx;
   int ret;
 
@@ -79,7 +79,7 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
       entitle_config_free (&cfg);
       return -1;
     }
-  entitle_ctx_init (&ctx, &log, &cfg);
+  entitle_ctx_init (&ctx, &st->log, &cfg);
   if (cmd == NULL && (cmd = stage_of (st)) == NULL)
     ret = entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
   else if (strcmp (cmd, "createRuntime") == 0)
@@ -110,6 +110,10 @@ main (int argc, char **argv)
       st.root = argv[i + 1];
     else if (strcmp (argv[i], "--config") == 0)
       setenv ("ENTITLE_CONFIG", argv[i + 1], 1);
+    else if (strcmp (argv[i], "--log") == 0)
+      st.log.path = argv[i + 1];
+    else if (strcmp (argv[i], "--log-format") == 0)
+      st.log.json = strcmp (argv[i + 1], "json") == 0;
     else
       return usage ();
   if (i != argc)
@@ -117,7 +121,7 @@ main (int argc, char **argv)
   ret = run (cmd, &st, &err);
   json_free (st.doc);
   if (ret < 0 && err)
-    fprintf (stderr, "entitle: %s\n", err->msg);
+    entitle_log_error (&st.log, "%s", err->msg);
   entitle_error_release (&err);
   return ret < 0 ? 1 : 0;
 }

@@ -380,3 +380,22 @@ SH
   [ "$output" = ECONNREFUSED ]
   ent delete --force "$CTID"
 }
+
+# crun shows only a hook's exit code: the hook's line goes to the log file
+# the runtime was given, in its format, where the engine reads errors.
+@test "crun: a hook that cannot enforce writes its reason to the runtime's --log" {
+  require_crun
+  make_bundle "$BUNDLE" /bin/true
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  use_crun
+  # Containers are keyed by runtime root and id, at most 255 bytes.
+  seg=$(printf 'r%.0s' $(seq 130))
+  long="$BATS_TEST_TMPDIR/$seg/$seg"
+  log="$BATS_TEST_TMPDIR/crun.log"
+  run run_crun_ns "$ENTITLE" --cgroup-manager=disabled --log "$log" --log-format json --root "$long" \
+    run -b "$BUNDLE" "$CTID"
+  [ "$status" -ne 0 ]
+  jq -e -s 'any(.[]; .level == "error" and (.msg | startswith("entitle: `network.egress=10.200.0.1/32:80` cannot be enforced here: cgroup BPF: runtime root and container id are longer than 255 bytes")))' \
+    "$log" >/dev/null
+  run_crun_ns "$CRUN_BIN" --cgroup-manager=disabled --root "$long" delete -f "$CTID" >/dev/null 2>&1 || true
+}

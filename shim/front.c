@@ -26,7 +26,7 @@
 #include "utils.h"
 
 #define ENTITLE_MARK "io.entitle."
-#define FULL_NAME "entitle-full"
+#define FULL_NAME    "entitle-full"
 
 static bool
 is (const char *command, const char *name)

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * entitle's front: the program containerd and the engines run.  It decides,
+ * with libc and a JSON parser only, whether entitle has anything to do
+ * with this call.  If not (every command but create/run/restore, exec and
+ * features, and create/run/restore of a config nothing applies to) it
+ * execs the runtime; otherwise it execs entitle-full, which links
+ * libseccomp, libcap, libselinux and does the work.  So the pass-through
+ * path pays for no library it does not use (issue 5: dynamic loading and
+ * the constructors of libcap and libselinux cost more than the whole
+ * decision).
+ */
+#include <config.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "admin-config.h"
+#include "args.h"
+#include "file.h"
+#include "log.h"
+#include "runtime.h"
+#include "utils.h"
+
+#define ENTITLE_MARK "io.entitle."
+#define FULL_NAME    "entitle-full"
+
+static bool
+is (const char *command, const char *name)
+{
+  return command && strcmp (command, name) == 0;
+}
+
+/* Same rule as shim_create: only a config that could be rewritten needs
+   the full program.  Anything unusual (unreadable, too large with a mark)
+   goes there too, to be reported in its words.  */
+static bool
+create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s *cfg)
+{
+  cleanup_free char *path = NULL, *raw = NULL;
+  entitle_error_t err = NULL;
+  bool admin = cfg->defaults[0] || cfg->require[0];
+  size_t len;
+  int ret, status;
+
+  if (a->config)
+    path = strdup (a->config);
+  else if (asprintf (&path, "%s/config.json", a->bundle ? a->bundle : ".") < 0)
+    path = NULL;
+  if (path == NULL)
+    abort ();
+  ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, &err);
+  if (ret < 0)
+    {
+      status = err->status;
+      entitle_error_release (&err);
+      if (status == ENOENT)
+        return false;
+      if (status == EFBIG)
+        return admin || entitle_file_contains (path, ENTITLE_MARK) != 0;
+      return true;
+    }
+  return admin || memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) != NULL;
+}
+
+/* entitle-full: next to this program (the build tree), else installed.  */
+static int
+exec_full (char **argv, entitle_error_t *err)
+{
+  char self[PATH_MAX], *slash;
+  cleanup_free char *sibling = NULL;
+  ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
+
+  if (n > 0)
+    {
+      self[n] = '\0';
+      slash = strrchr (self, '/');
+      if (slash)
+        {
+          *slash = '\0';
+          if (asprintf (&sibling, "%s/" FULL_NAME, self) < 0)
+            abort ();
+          if (access (sibling, X_OK) == 0)
+            {
+              execv (sibling, argv);
+              return entitle_make_error (err, errno, "exec `%s`: %s", sibling, strerror (errno));
+            }
+        }
+    }
+  execv (PKGLIBEXECDIR "/" FULL_NAME, argv);
+  return entitle_make_error (err, errno, "exec `%s`: %s", PKGLIBEXECDIR "/" FULL_NAME, strerror (errno));
+}
+
+static int
+front (char **argv, const struct entitle_args_s *a, struct entitle_config_s *cfg, entitle_error_t *err)
+{
+  cleanup_free char *runtime = NULL;
+  const char *c = a->command;
+  int ret;
+
+  if (c == NULL && a->help)
+    return exec_full (argv, err);
+  ret = entitle_config_load (cfg, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (is (c, "compile") || is (c, "explain") || is (c, "probe"))
+    return exec_full (argv, err);
+  ret = entitle_runtime_find (cfg, &runtime, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if ((c == NULL && a->version) || is (c, "version") || is (c, "exec") || is (c, "features"))
+    return exec_full (argv, err);
+  if ((is (c, "create") || is (c, "run") || is (c, "restore")) && create_needs_full (a, cfg))
+    return exec_full (argv, err);
+  argv[0] = runtime;
+  fflush (stdout);
+  execv (runtime, argv);
+  return entitle_make_error (err, errno, "exec `%s`: %s", runtime, strerror (errno));
+}
+
+int
+main (int argc, char **argv)
+{
+  struct entitle_config_s cfg = { 0 };
+  struct entitle_log_s log = { 0 };
+  struct entitle_args_s a;
+  entitle_error_t err = NULL;
+
+  entitle_args_parse (argc, argv, &a);
+  log.path = a.log;
+  log.json = a.log_format && strcmp (a.log_format, "json") == 0;
+  log.debug = a.debug;
+  if (front (argv, &a, &cfg, &err) < 0)
+    {
+      entitle_log_error (&log, "%s", err->msg);
+      entitle_error_release (&err);
+    }
+  entitle_config_free (&cfg);
+  return EXIT_FAILURE;
+}

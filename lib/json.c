@@ -456,14 +456,17 @@ json_string (const json_t *v)
 long
 json_array_find_string (const json_t *arr, const char *s)
 {
-  size_t i;
+  size_t i, len;
 
   if (arr == NULL || arr->type != JSON_ARRAY)
     return -1;
+  /* Lengths first: seccomp rules list hundreds of names, and this runs
+     for every name a restriction takes away.  */
+  len = strlen (s);
   for (i = 0; i < arr->n; i++)
     {
-      const char *e = json_string (arr->items[i]);
-      if (e && strcmp (e, s) == 0)
+      const json_t *e = arr->items[i];
+      if (e->type == JSON_STRING && e->len == len && memcmp (e->text, s, len) == 0)
         return (long)i;
     }
   return -1;

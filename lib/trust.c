@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "caps.h"
 #include "compile.h"
@@ -66,32 +67,92 @@ namespaces_widen (const json_t *before, const json_t *after)
   return false;
 }
 
+/* The names the allowing rules of a profile list, as a hash set of
+   pointers into the JSON: the trust rule asks "does @after allow a name
+   @before does not" once per requested entitlement, over ~400 names.  */
+struct names_s
+{
+  const json_t **slot;
+  size_t mask;
+};
+
+static size_t
+hash_name (const json_t *s)
+{
+  size_t h = 2166136261u, i;
+  for (i = 0; i < s->len; i++)
+    h = (h ^ (unsigned char)s->text[i]) * 16777619u;
+  return h;
+}
+
+static bool
+names_has (const struct names_s *set, const json_t *s)
+{
+  size_t i;
+  for (i = hash_name (s) & set->mask; set->slot[i]; i = (i + 1) & set->mask)
+    if (set->slot[i]->len == s->len && memcmp (set->slot[i]->text, s->text, s->len) == 0)
+      return true;
+  return false;
+}
+
+static void
+names_of (const json_t *seccomp, struct names_s *set)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i, j, n = 0, size = 64;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    n += json_get (syscalls->items[i], "names") ? json_get (syscalls->items[i], "names")->n : 0;
+  while (size < 2 * n)
+    size *= 2;
+  set->mask = size - 1;
+  set->slot = calloc (size, sizeof (*set->slot));
+  if (set->slot == NULL)
+    abort ();
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *names = json_get (r, "names");
+      if (names == NULL || names->type != JSON_ARRAY
+          || !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+        continue;
+      for (j = 0; j < names->n; j++)
+        if (names->items[j]->type == JSON_STRING && !names_has (set, names->items[j]))
+          {
+            size_t k = hash_name (names->items[j]) & set->mask;
+            while (set->slot[k])
+              k = (k + 1) & set->mask;
+            set->slot[k] = names->items[j];
+          }
+    }
+}
+
 static bool
 seccomp_widens (const json_t *before, const json_t *after)
 {
-  cleanup_strv char **nb = NULL, **na = NULL;
-  const char *db, *da;
-  char **p;
+  const json_t *syscalls = json_get (after, "syscalls");
+  struct names_s nb;
+  bool widens = false;
+  size_t i, j;
 
   if (before == NULL)
     return false;
   if (after == NULL)
     return true;
-  db = json_string (json_get (before, "defaultAction"));
-  da = json_string (json_get (after, "defaultAction"));
-  if (entitle_seccomp_action_allows (da) && !entitle_seccomp_action_allows (db))
+  if (entitle_seccomp_action_allows (json_string (json_get (after, "defaultAction")))
+      && !entitle_seccomp_action_allows (json_string (json_get (before, "defaultAction"))))
     return true;
-  nb = entitle_seccomp_allowed_names (before);
-  na = entitle_seccomp_allowed_names (after);
-  for (p = na; *p; p++)
+  names_of (before, &nb);
+  for (i = 0; !widens && syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
-      bool found = false;
-      for (char **q = nb; *q && !found; q++)
-        found = strcmp (*p, *q) == 0;
-      if (!found)
-        return true;
+      const json_t *r = syscalls->items[i], *names = json_get (r, "names");
+      if (names == NULL || names->type != JSON_ARRAY
+          || !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+        continue;
+      for (j = 0; !widens && j < names->n; j++)
+        widens = names->items[j]->type == JSON_STRING && !names_has (&nb, names->items[j]);
     }
-  return false;
+  free (nb.slot);
+  return widens;
 }
 
 /* A device cgroup rule that allows what no rule of @before allowed (the

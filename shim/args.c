@@ -155,6 +155,8 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
             a->log = value;
           else if (is (name, len, "log-format", NULL))
             a->log_format = value;
+          else if (is (name, len, "cgroup-manager", NULL))
+            a->no_cgroup_manager = value && strcmp (value, "disabled") == 0;
           else if (is (name, len, "debug", NULL))
             a->debug = bool_value (value);
           else if (is (name, len, "help", "h"))

@@ -16,6 +16,7 @@ struct entitle_args_s
   const char *root;
   const char *log;
   const char *log_format;
+  bool no_cgroup_manager; /**< crun's --cgroup-manager=disabled */
   bool debug;
   bool help;
   bool version;

@@ -124,28 +124,16 @@ join_cgroup (const json_t *state, entitle_error_t *err)
   return entitle_cgroup_move (dir, getpid (), err);
 }
 
-/* crun --cgroup-manager=disabled: the only way a container's cgroup is one
-   entitle-hook made (every other runtime and manager gives it its own, and
-   joins it on exec).  */
-static bool
-no_cgroup_manager (const struct shim_s *s)
-{
-  int i;
-  for (i = 1; i < s->args.command_index; i++)
-    if (strcmp (s->argv[i], "--cgroup-manager=disabled") == 0
-        || (strcmp (s->argv[i], "--cgroup-manager") == 0 && i + 1 < s->argc
-            && strcmp (s->argv[i + 1], "disabled") == 0))
-      return true;
-  return false;
-}
-
 int
 shim_exec (struct shim_s *s, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   cleanup_free char *list = NULL, *raw = NULL, *out = NULL;
   cleanup_json json_t *process = NULL, *state = NULL;
-  bool bpf = no_cgroup_manager (s) && access (ENTITLE_BPF_PINS, F_OK) == 0;
+  /* crun --cgroup-manager=disabled is the only way a container's cgroup is
+     one entitle-hook made (every other runtime and manager gives it its
+     own, and joins it on exec).  */
+  bool bpf = s->args.no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0;
   size_t len, out_len;
   int ret;
 

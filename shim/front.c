@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "admin-config.h"
 #include "args.h"
+#include "cgroup.h"
 #include "file.h"
 #include "log.h"
 #include "runtime.h"
@@ -111,7 +112,11 @@ front (char **argv, const struct entitle_args_s *a, struct entitle_config_s *cfg
   ret = entitle_runtime_find (cfg, &runtime, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if ((c == NULL && a->version) || is (c, "version") || is (c, "exec") || is (c, "features"))
+  if ((c == NULL && a->version) || is (c, "version") || is (c, "features"))
+    return exec_full (argv, err);
+  /* exec: the process-level effects of --process and --cap, or the cgroup
+     entitle-hook made where no cgroup is managed (shim/exec.c).  */
+  if (is (c, "exec") && (a->process || a->n_caps || (a->no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0)))
     return exec_full (argv, err);
   if ((is (c, "create") || is (c, "run") || is (c, "restore")) && create_needs_full (a, cfg))
     return exec_full (argv, err);

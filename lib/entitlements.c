@@ -10,6 +10,10 @@
 
 /* A value is one comma-free token: CIDRs, ports, paths.  */
 #define MAX_ENTITLEMENT_LEN 1024
+/* Items in one list: far more than any container needs, few enough that
+   a hostile list of a mebibyte is refused at once rather than sorted,
+   resolved and written to the shared BPF maps.  */
+#define MAX_ENTITLEMENT_ITEMS 256
 
 /* @s for a message: one line, no terminal control bytes (malloc'd).  */
 static char *
@@ -173,8 +177,14 @@ entitle_parse_list (const char *list, const char *source, struct entitle_set_s *
                     entitle_error_t *err)
 {
   const char *p = list;
+  size_t items = 1;
 
-  for (;;)
+  for (p = list; (p = strchr (p, ',')) != NULL; p++)
+    items++;
+  if (items > MAX_ENTITLEMENT_ITEMS)
+    return entitle_make_error (err, E2BIG, "%s: %zu entitlements, more than %d", source, items,
+                               MAX_ENTITLEMENT_ITEMS);
+  for (p = list;;)
     {
       const char *end = strchr (p, ',');
       size_t len = end ? (size_t)(end - p) : strlen (p);
@@ -188,8 +198,11 @@ entitle_parse_list (const char *list, const char *source, struct entitle_set_s *
         len--;
       if (len == 0 && !(end == NULL && p == list))
         {
-          cleanup_free char *l = printable (list, strlen (list));
-          return entitle_make_error (err, EINVAL, "empty entitlement in %s `%s`", source, l);
+          /* The list may be long: show its start.  */
+          size_t llen = strlen (list);
+          cleanup_free char *l = printable (list, llen > 128 ? 128 : llen);
+          return entitle_make_error (err, EINVAL, "empty entitlement in %s `%s%s`", source, l,
+                                     llen > 128 ? "..." : "");
         }
       if (len > 0)
         {
@@ -210,6 +223,13 @@ int
 entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s *set,
                     entitle_error_t *err)
 {
+  size_t items = 0;
+
+  while (list[items])
+    items++;
+  if (items > MAX_ENTITLEMENT_ITEMS)
+    return entitle_make_error (err, E2BIG, "%s: %zu entitlements, more than %d", source, items,
+                               MAX_ENTITLEMENT_ITEMS);
   for (; *list; list++)
     {
       struct entitle_request_s req;

@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fault.h"
 #include "file.h"
 #include "utils.h"
 
 int
 entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitle_error_t *err)
 {
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  /* O_NONBLOCK: a FIFO in place of the file must not hang us in open(2);
+     fstat refuses it next.  */
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   cleanup_free char *data = NULL;
   struct stat st;
   size_t n = 0, cap;
@@ -90,6 +95,60 @@ entitle_write_all (int fd, const char *buf, size_t len)
   return 0;
 }
 
+/* The temporaries entitle_file_write_atomic makes: TEMP_PREFIX and the
+   six characters mkostemp(3) puts in place of XXXXXX.  */
+#define TEMP_PREFIX ".entitle-config-"
+
+static bool
+is_our_temp (const char *name)
+{
+  size_t i, n = strlen (TEMP_PREFIX);
+
+  if (strncmp (name, TEMP_PREFIX, n) != 0 || strlen (name) != n + 6)
+    return false;
+  for (i = n; name[i]; i++)
+    if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z')
+          || (name[i] >= '0' && name[i] <= '9')))
+      return false;
+  return true;
+}
+
+/* Remove the temporaries a killed entitle left in @dfd: regular files of
+   our pattern only (never a symlink: O_NOFOLLOW), and only those no live
+   writer holds (a writer keeps its temporary flock'ed until the rename;
+   the kernel drops the lock of a killed one).  Best effort.  */
+static void
+remove_stale_temps (int dfd)
+{
+  cleanup_dir DIR *d = NULL;
+  struct dirent *de;
+  int fd2 = dup (dfd);
+
+  if (fd2 < 0)
+    return;
+  if ((d = fdopendir (fd2)) == NULL)
+    {
+      close (fd2);
+      return;
+    }
+  while ((de = readdir (d)) != NULL)
+    {
+      cleanup_close int fd = -1;
+      struct stat st, again;
+
+      if (!is_our_temp (de->d_name))
+        continue;
+      fd = openat (dfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+      if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode) || flock (fd, LOCK_EX | LOCK_NB) < 0)
+        continue;
+      /* Still the file we locked under that name?  */
+      if (fstatat (dfd, de->d_name, &again, AT_SYMLINK_NOFOLLOW) < 0 || again.st_dev != st.st_dev
+          || again.st_ino != st.st_ino)
+        continue;
+      unlinkat (dfd, de->d_name, 0);
+    }
+}
+
 int
 entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitle_error_t *err)
 {
@@ -97,6 +156,7 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
   cleanup_close int fd = -1, dfd = -1;
   struct stat st;
   const char *dir;
+  int tries;
 
   if (dircopy == NULL)
     return entitle_make_error (err, ENOMEM, "write `%s`", path);
@@ -107,19 +167,44 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
   if (!S_ISREG (st.st_mode))
     return entitle_make_error (err, EINVAL, "`%s` is not a regular file", path);
   dir = dirname (dircopy);
-  if (asprintf (&tmp, "%s/.entitle-config-XXXXXX", dir) < 0)
+  dfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0)
+    remove_stale_temps (dfd);
+  if (asprintf (&tmp, "%s/" TEMP_PREFIX "XXXXXX", dir) < 0)
     return entitle_make_error (err, ENOMEM, "write `%s`", path);
-  fd = mkostemp (tmp, O_CLOEXEC);
-  if (fd < 0)
-    return entitle_make_error (err, errno, "create temporary file in `%s`: %s", dir, strerror (errno));
-  if (fill_temp (fd, &st, buf, len) < 0 || rename (tmp, path) < 0)
+  for (tries = 0;; tries++)
+    {
+      struct stat mine, named;
+
+      fd = mkostemp (tmp, O_CLOEXEC);
+      if (fd < 0)
+        return entitle_make_error (err, errno, "create temporary file in `%s`: %s", dir, strerror (errno));
+      /* Locked, it is ours until the rename: another entitle's
+         remove_stale_temps leaves it alone.  One that got to it between
+         mkostemp and flock may have removed it: make another.  */
+      if (flock (fd, LOCK_EX | LOCK_NB) == 0 && fstat (fd, &mine) == 0 && lstat (tmp, &named) == 0
+          && mine.st_dev == named.st_dev && mine.st_ino == named.st_ino)
+        break;
+      close (get_and_reset_fd (&fd));
+      if (tries == 3)
+        return entitle_make_error (err, EBUSY, "create temporary file in `%s`: removed under us", dir);
+      strcpy (tmp + strlen (tmp) - 6, "XXXXXX");
+    }
+  if (fill_temp (fd, &st, buf, len) < 0)
     {
       int saved = errno;
       unlink (tmp);
       return entitle_make_error (err, saved, "write `%s`: %s", path, strerror (saved));
     }
+  ENTITLE_FAULT_POINT ("before-rename");
+  if (rename (tmp, path) < 0)
+    {
+      int saved = errno;
+      unlink (tmp);
+      return entitle_make_error (err, saved, "write `%s`: %s", path, strerror (saved));
+    }
+  ENTITLE_FAULT_POINT ("after-rename");
   /* The rename is durable once the directory is.  */
-  dfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0)
     fsync (dfd);
   return 0;
@@ -128,7 +213,7 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
 int
 entitle_file_contains (const char *path, const char *needle)
 {
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   struct stat st;
   void *map;
   int found;

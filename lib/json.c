@@ -131,6 +131,7 @@ struct parser
   json_t *root;
   char *key;
   const char *error;
+  char dup[64]; /* the duplicate key, cut */
 };
 
 static int
@@ -175,6 +176,59 @@ on_bool (void *ctx, int b)
   return add_value (ctx, json_new_bool (b));
 }
 
+/* Well-formed UTF-8 as RFC 3629 has it (Unicode Table 3-7).  yajl checks
+   only the shape of each sequence: it lets overlong forms, surrogates and
+   code points past U+10FFFF through, which the runtime would read as
+   something else (Go replaces them with U+FFFD).  */
+static bool
+utf8_valid (const unsigned char *s, size_t len)
+{
+  size_t i = 0;
+
+  while (i < len)
+    {
+      unsigned char c = s[i];
+      unsigned char lo = 0x80, hi = 0xbf;
+      size_t n, j;
+
+      if (c < 0x80)
+        {
+          i++;
+          continue;
+        }
+      if (c >= 0xc2 && c <= 0xdf)
+        n = 1;
+      else if (c >= 0xe0 && c <= 0xef)
+        {
+          n = 2;
+          if (c == 0xe0)
+            lo = 0xa0;
+          else if (c == 0xed)
+            hi = 0x9f;
+        }
+      else if (c >= 0xf0 && c <= 0xf4)
+        {
+          n = 3;
+          if (c == 0xf0)
+            lo = 0x90;
+          else if (c == 0xf4)
+            hi = 0x8f;
+        }
+      else
+        return false;
+      if (len - i - 1 < n)
+        return false;
+      for (j = 1; j <= n; j++)
+        {
+          unsigned char b = s[i + j];
+          if (b < (j == 1 ? lo : 0x80) || b > (j == 1 ? hi : 0xbf))
+            return false;
+        }
+      i += n + 1;
+    }
+  return true;
+}
+
 static int
 on_number (void *ctx, const char *s, size_t len)
 {
@@ -184,6 +238,11 @@ on_number (void *ctx, const char *s, size_t len)
 static int
 on_string (void *ctx, const unsigned char *s, size_t len)
 {
+  if (!utf8_valid (s, len))
+    {
+      ((struct parser *)ctx)->error = "invalid UTF-8 in a string";
+      return 0;
+    }
   return add_value (ctx, new_text (JSON_STRING, (const char *)s, len));
 }
 
@@ -194,6 +253,11 @@ on_map_key (void *ctx, const unsigned char *s, size_t len)
   if (memchr (s, '\0', len))
     {
       p->error = "object key contains a NUL character";
+      return 0;
+    }
+  if (!utf8_valid (s, len))
+    {
+      p->error = "invalid UTF-8 in an object key";
       return 0;
     }
   free (p->key);
@@ -220,6 +284,49 @@ on_end (void *ctx)
   return 1;
 }
 
+static int
+cmp_keys (const void *a, const void *b)
+{
+  return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+/* A key twice in one object is refused: Go's encoding/json (runc) merges
+   two objects under one key, field by field, and which fields survive
+   cannot be told from one of them; entitle must see what the runtime
+   will see, or it could miss a request or a setting.  Sorted, to stay
+   O(n log n) on an object of 10^5 keys.  */
+static int
+on_end_map (void *ctx)
+{
+  struct parser *p = ctx;
+  json_t *obj = p->stack[p->depth - 1];
+  char **keys;
+  size_t i;
+
+  if (obj->n > 1)
+    {
+      keys = xrealloc (NULL, obj->n * sizeof (*keys));
+      memcpy (keys, obj->keys, obj->n * sizeof (*keys));
+      qsort (keys, obj->n, sizeof (*keys), cmp_keys);
+      for (i = 1; i < obj->n; i++)
+        if (strcmp (keys[i - 1], keys[i]) == 0)
+          break;
+      if (i < obj->n)
+        {
+          size_t j;
+          /* Shown in a one-line message: printable ASCII only.  */
+          for (j = 0; keys[i][j] && j < sizeof (p->dup) - 1; j++)
+            p->dup[j] = keys[i][j] >= 0x20 && keys[i][j] < 0x7f ? keys[i][j] : '?';
+          p->dup[j] = '\0';
+          p->error = "duplicate object key";
+        }
+      free (keys);
+      if (p->error)
+        return 0;
+    }
+  return on_end (ctx);
+}
+
 static const yajl_callbacks callbacks = {
   .yajl_null = on_null,
   .yajl_boolean = on_bool,
@@ -227,7 +334,7 @@ static const yajl_callbacks callbacks = {
   .yajl_string = on_string,
   .yajl_start_map = on_start_map,
   .yajl_map_key = on_map_key,
-  .yajl_end_map = on_end,
+  .yajl_end_map = on_end_map,
   .yajl_start_array = on_start_array,
   .yajl_end_array = on_end,
 };
@@ -241,8 +348,11 @@ parse_error (yajl_handle h, struct parser *p, const char *buf, size_t len,
   char *nl;
   int ret;
 
+  if (p->error && p->dup[0])
+    return entitle_make_error (err, EINVAL, "invalid JSON: %s `%s` at byte %zu", p->error, p->dup,
+                               yajl_get_bytes_consumed (h));
   if (p->error)
-    return entitle_make_error (err, EINVAL, "invalid JSON: %s", p->error);
+    return entitle_make_error (err, EINVAL, "invalid JSON: %s at byte %zu", p->error, yajl_get_bytes_consumed (h));
   msg = yajl_get_error (h, 0, (const unsigned char *)buf, len);
   nl = strchr ((char *)msg, '\n');
   if (nl)

@@ -10,4 +10,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake pkg-config ca-certificates \
 	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
 	clang llvm bpftool \
-	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux
+	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux \
+	node-ajv golang-github-opencontainers-specs-dev

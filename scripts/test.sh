@@ -5,7 +5,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 [ -n "${ENTITLE_NO_DEPS:-}" ] || scripts/deps.sh
-scripts/build.sh
+# A test build: the crash-safety tests need the fault injection points.
+scripts/build.sh --enable-fault-injection
 status=0
 make -j2 check || status=$?
 # Show the logs of what failed, then one closing line counting every case.

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "commands.h"
 #include "compile.h"
+#include "fault.h"
 #include "file.h"
 #include "json.h"
 #include "utils.h"
@@ -63,6 +64,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
+  ENTITLE_FAULT_POINT ("after-parse");
   ret = entitle_rewrite (s->ctx, spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -81,5 +83,6 @@ shim_create (struct shim_s *s, entitle_error_t *err)
       entitle_log_debug (s->ctx->log, "rewrote `%s`: %s", path,
                          json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED)));
     }
+  ENTITLE_FAULT_POINT ("before-exec");
   return shim_exec_runtime (s, err);
 }

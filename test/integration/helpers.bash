@@ -69,7 +69,10 @@ common_setup() {
 }
 
 common_teardown() {
-  local id
+  local id schema=0
+
+  # Before the containers go: crun's --config files live as long as they.
+  check_rewrites_schema || schema=$?
 
   if [ -d "$ROOT" ]; then
     for id in $("$RUNC_BIN" --root "$ROOT" list -q 2>/dev/null); do
@@ -81,6 +84,51 @@ common_teardown() {
       "$RUN_CRUN" "$CRUN_BIN" --cgroup-manager=disabled --root "$CRUN_ROOT" \
         delete -f "$id" >/dev/null 2>&1 || true
     done
+  fi
+  return "$schema"
+}
+
+# The OCI runtime-spec JSON schema (Debian package
+# golang-github-opencontainers-specs-dev) and its validator (node-ajv).
+: "${OCI_SCHEMA_DIR:=/usr/share/gocode/src/github.com/opencontainers/runtime-spec/schema}"
+VALIDATE_OCI="${BATS_TEST_DIRNAME}/helper/validate-oci.js"
+
+oci_node() {
+  NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH} node "$@"
+}
+
+# have_oci_validator: node, node-ajv and the schema files are installed.
+have_oci_validator() {
+  [ -f "$OCI_SCHEMA_DIR/config-schema.json" ] && command -v node >/dev/null &&
+    oci_node -e 'require("ajv")' 2>/dev/null
+}
+
+require_oci_validator() {
+  if ! have_oci_validator; then
+    skip "needs node, node-ajv and golang-github-opencontainers-specs-dev (the OCI schema validator)"
+  fi
+}
+
+# validate_oci_config FILE...: each FILE validates against the OCI
+# runtime-spec config schema; the violations go to stderr.
+validate_oci_config() {
+  oci_node "$VALIDATE_OCI" "$OCI_SCHEMA_DIR" "$@" >&2
+}
+
+# check_rewrites_schema: every config.json the test left under its
+# directory that entitle rewrote (it carries io.entitle.applied) validates
+# against the OCI schema (test/README.md, "Schema").  Run by
+# common_teardown; nothing to do without the validator.
+check_rewrites_schema() {
+  local files=()
+  [ -n "${BATS_TEST_TMPDIR:-}" ] && [ -d "$BATS_TEST_TMPDIR" ] || return 0
+  mapfile -t files < <(find "$BATS_TEST_TMPDIR" -name config.json -type f \
+    -exec grep -l -F '"io.entitle.applied"' {} + 2>/dev/null)
+  [ "${#files[@]}" -gt 0 ] || return 0
+  have_oci_validator || return 0
+  if ! validate_oci_config "${files[@]}"; then
+    echo "a config.json that entitle wrote does not validate against the OCI runtime-spec schema (above)" >&2
+    return 1
   fi
 }
 

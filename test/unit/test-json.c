@@ -12,7 +12,7 @@
 #include "json.h"
 
 /* The JSON layer of a lossless config.json rewrite: what is parsed must
-   come back out as written (key order, duplicate keys, number text), and
+   come back out as written (key order, number text), a key twice in one object is refused, and
    what is malformed must be refused with a one-line message.  */
 
 /* Parse @s, expecting a refusal; returns the message (malloc'd).  */
@@ -97,22 +97,79 @@ test_json_parse_keeps_key_order (void **state)
   assert_int_equal (v->items[2]->items[1]->type, JSON_NULL);
 }
 
-static void
-test_json_parse_keeps_duplicate_keys (void **state)
+/* Parse @s and rename its key @from to @to: objects with a key twice,
+   which the parser refuses but the tree can hold.  */
+static json_t *
+parse_renamed (const char *s, const char *from, const char *to)
 {
-  (void)state;
-  char *text = NULL;
-  cleanup_json json_t *v = round_trip ("{\"a\":\"first\",\"b\":0,\"a\":\"last\"}", &text);
+  json_t *v = parse_ok (s);
+  size_t i;
 
-  assert_int_equal (v->n, 3);
-  assert_string_equal (v->keys[0], "a");
-  assert_string_equal (v->keys[2], "a");
-  assert_string_equal (json_string (v->items[0]), "first");
-  /* The last duplicate wins, as in Go's encoding/json.  */
-  assert_string_equal (json_string (json_get (v, "a")), "last");
-  assert_non_null (strstr (text, "first"));
-  assert_non_null (strstr (text, "last"));
-  free (text);
+  for (i = 0; i < v->n; i++)
+    if (strcmp (v->keys[i], from) == 0)
+      {
+        free (v->keys[i]);
+        v->keys[i] = strdup (to);
+      }
+  return v;
+}
+
+static void
+test_json_parse_refuses_duplicate_keys (void **state)
+{
+  static const char *const docs[]
+      = { "{\"a\":\"first\",\"b\":0,\"a\":\"last\"}",
+          "{\"annotations\":{\"io.entitle.entitlements\":\"network.none\"},\"annotations\":{}}",
+          "[{\"x\":{\"y\":1,\"y\":1}}]",
+          "{\"\\n\":1,\"\\n\":2}" };
+  size_t i;
+
+  (void)state;
+  /* Go's encoding/json (runc) merges two objects under one key: entitle
+     could not see what the runtime sees.  */
+  for (i = 0; i < sizeof (docs) / sizeof (docs[0]); i++)
+    {
+      char *msg = parse_fails (docs[i], strlen (docs[i]));
+      assert_non_null (strstr (msg, "duplicate object key"));
+      free (msg);
+    }
+  {
+    char *msg = parse_fails (docs[1], strlen (docs[1]));
+    assert_non_null (strstr (msg, "`annotations`"));
+    free (msg);
+  }
+}
+
+static void
+test_json_parse_refuses_ill_formed_utf8 (void **state)
+{
+  /* Overlong "/", a UTF-16 surrogate, past U+10FFFF, a lone continuation
+     byte, a cut sequence: in a value and in a key.  */
+  static const char *const bad[] = { "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                     "\xf5\x80\x80\x80", "\x80", "\xe2\x82" };
+  static const char *const good[] = { "\xc2\xa9", "\xe2\x82\xac", "\xed\x9f\xbf", "\xf0\x9f\x98\x80",
+                                      "\xf4\x8f\xbf\xbf", "\\ud83d\\ude00" };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    {
+      char doc[64], *msg;
+      snprintf (doc, sizeof (doc), "{\"k\":\"a%sb\"}", bad[i]);
+      msg = parse_fails (doc, strlen (doc));
+      assert_non_null (strstr (msg, "UTF"));
+      free (msg);
+      snprintf (doc, sizeof (doc), "{\"a%sb\":1}", bad[i]);
+      msg = parse_fails (doc, strlen (doc));
+      assert_non_null (strstr (msg, "UTF"));
+      free (msg);
+    }
+  for (i = 0; i < sizeof (good) / sizeof (good[0]); i++)
+    {
+      char doc[64];
+      snprintf (doc, sizeof (doc), "{\"a%sb\":\"a%sb\"}", good[i], good[i]);
+      json_free (round_trip (doc, NULL));
+    }
 }
 
 static void
@@ -354,7 +411,7 @@ static void
 test_json_set_replaces_every_duplicate (void **state)
 {
   (void)state;
-  cleanup_json json_t *v = parse_ok ("{\"a\":1,\"b\":2,\"a\":3}");
+  cleanup_json json_t *v = parse_renamed ("{\"a\":1,\"b\":2,\"a2\":3}", "a2", "a");
   char *text;
 
   json_set (v, "a", json_new_string ("x"));
@@ -374,7 +431,7 @@ static void
 test_json_del_every_duplicate (void **state)
 {
   (void)state;
-  cleanup_json json_t *v = parse_ok ("{\"a\":1,\"b\":{\"c\":[]},\"a\":3,\"d\":4}");
+  cleanup_json json_t *v = parse_renamed ("{\"a\":1,\"b\":{\"c\":[]},\"a2\":3,\"d\":4}", "a2", "a");
   cleanup_json json_t *arr = parse_ok ("[1]");
 
   assert_true (json_del (v, "a"));
@@ -485,8 +542,8 @@ static void
 test_json_clone_deep (void **state)
 {
   (void)state;
-  const char *doc = "{\"a\":[18446744073709551615,\"s\",true,false,null,{\"k\":-0}],\"a\":1.50,\"e\":\"\"}";
-  cleanup_json json_t *v = parse_ok (doc);
+  const char *doc = "{\"a\":[18446744073709551615,\"s\",true,false,null,{\"k\":-0}],\"a2\":1.50,\"e\":\"\"}";
+  cleanup_json json_t *v = parse_renamed (doc, "a2", "a");
   cleanup_json json_t *c = json_clone (v);
   char *t1 = generate_ok (v), *t2;
 
@@ -540,7 +597,8 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_json_parse_keeps_key_order),
-    cmocka_unit_test (test_json_parse_keeps_duplicate_keys),
+    cmocka_unit_test (test_json_parse_refuses_duplicate_keys),
+    cmocka_unit_test (test_json_parse_refuses_ill_formed_utf8),
     cmocka_unit_test (test_json_parse_keeps_numbers_as_written),
     cmocka_unit_test (test_json_parse_numbers_are_not_equal_by_value),
     cmocka_unit_test (test_json_parse_strings_and_escapes),

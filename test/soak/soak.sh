@@ -1,0 +1,194 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Soak (make soak): CYCLES create/start/delete cycles of one container with
+# BPF-enforced entitlements through entitle + runc (egress rules, and with
+# security.confined the sysctl it sets, in its own network namespace), then the proof that
+# nothing is left: no owner, policy, egress or sysctl entry of those
+# containers in the pinned maps, no cgroup, no program of ours attached to
+# a cgroup of theirs; and the peak RSS and open fds of the shim and of the
+# hook at each step, first 100 cycles against the last 100.
+#
+# Environment (make soak sets it): ENTITLE, ENTITLE_HOOK (the real hook),
+# ENTITLE_SRCDIR; SOAK_CYCLES (default 1000); SOAK_RESULTS, where the
+# summary goes (default test/soak/results.md in the build tree).
+set -euo pipefail
+
+CYCLES=${SOAK_CYCLES:-1000}
+: "${ENTITLE:?set ENTITLE to the entitle binary}"
+: "${ENTITLE_HOOK:?set ENTITLE_HOOK to the entitle-hook binary}"
+: "${ENTITLE_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${SOAK_RESULTS:=test/soak/results.md}"
+ENTITLEMENTS=${SOAK_ENTITLEMENTS:-network.egress=10.0.0.0/8:443,security.confined}
+PIN=/sys/fs/bpf/entitle
+REAL_HOOK=$ENTITLE_HOOK
+
+[ "$(id -u)" = 0 ] || { echo "soak: needs root" >&2; exit 77; }
+for tool in runc bpftool jq busybox cc; do
+  command -v "$tool" >/dev/null || { echo "soak: needs $tool" >&2; exit 77; }
+done
+
+WORK=$(mktemp -d /tmp/entitle-soak.XXXXXX)
+ROOT=$WORK/root
+TAGID="soak-$$"
+cleanup() {
+  local id
+  for id in $(runc --root "$ROOT" list -q 2>/dev/null); do
+    "$ENTITLE" --root "$ROOT" delete -f "$id" >/dev/null 2>&1 || true
+  done
+  [ -n "${SOAK_KEEP:-}" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The rootfs: static busybox.
+mkdir -p "$WORK/rootfs"/{bin,dev,proc,sys,tmp,etc}
+cp "$(command -v busybox)" "$WORK/rootfs/bin/busybox"
+ln -s busybox "$WORK/rootfs/bin/sh"
+ln -s busybox "$WORK/rootfs/bin/true"
+
+# The probe preloaded into the shim and the hook; the hook is reached
+# through a wrapper that the runtime runs with an empty environment.
+cc -shared -fPIC -O2 -o "$WORK/procstat.so" "$ENTITLE_SRCDIR/test/soak/procstat.c" -ldl
+cat >"$WORK/hook" <<SH
+#!/bin/sh
+SOAK_STATS=$WORK/stats SOAK_TAG=hook-\$1 LD_PRELOAD=$WORK/procstat.so exec $REAL_HOOK "\$@"
+SH
+chmod +x "$WORK/hook"
+export ENTITLE_HOOK=$WORK/hook
+export ENTITLE_CONFIG=$WORK/entitle.json # absent: the host's admin config is not read
+
+mkdir -p "$WORK/bundle"
+(cd "$WORK/bundle" && runc spec)
+jq --arg rootfs "$WORK/rootfs" --arg ent "$ENTITLEMENTS" '
+  .process.args = ["/bin/true"] | .process.terminal = false
+  | .root = {path: $rootfs, readonly: true}
+  | .linux.sysctl = {"net.ipv4.ip_forward": "1"}
+  | .annotations["io.entitle.entitlements"] = $ent' \
+  "$WORK/bundle/config.json" >"$WORK/config.orig.json"
+
+shim() {
+  SOAK_STATS=$WORK/stats SOAK_TAG=shim-$1 LD_PRELOAD=$WORK/procstat.so \
+    "$ENTITLE" --root "$ROOT" "$@" </dev/null
+}
+
+wait_stopped() {
+  local s
+  for _ in $(seq 200); do
+    s=$(runc --root "$ROOT" state "$1" 2>/dev/null | jq -r .status) || true
+    [ "$s" = stopped ] && return 0
+    sleep 0.02
+  done
+  echo "soak: $1 is \"$s\", not stopped" >&2
+  return 1
+}
+
+mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+: >"$WORK/cgroups"
+echo "soak: $CYCLES cycles of $ENTITLEMENTS (work dir $WORK)"
+start=$(date +%s)
+for i in $(seq "$CYCLES"); do
+  id=$TAGID-$i
+  cp "$WORK/config.orig.json" "$WORK/bundle/config.json"
+  shim create -b "$WORK/bundle" "$id" >/dev/null 2>"$WORK/err" || {
+    echo "soak: cycle $i: create failed: $(cat "$WORK/err")" >&2
+    exit 1
+  }
+  pid=$(runc --root "$ROOT" state "$id" | jq -r .pid)
+  cg=$mnt$(sed -n 's/^0:://p' "/proc/$pid/cgroup")
+  cgid=$(stat -c %i "$cg")
+  echo "$cgid $cg" >>"$WORK/cgroups"
+  # Now and then, that the hook did install the policy (else the counts
+  # below would prove nothing).
+  if [ "$i" -eq 1 ] || [ $((i % 100)) -eq 0 ]; then
+    bpftool -j map dump pinned "$PIN/entitle_policy" | jq -e --argjson k "$cgid" 'any(.[]; .formatted.key == $k)' >/dev/null || {
+      echo "soak: cycle $i: no policy for cgroup $cgid ($cg)" >&2
+      exit 1
+    }
+  fi
+  shim start "$id" >/dev/null
+  wait_stopped "$id"
+  shim delete "$id" >/dev/null
+  # Each stage appends a line per cycle: tag them with the cycle number.
+  sed -i "/^[a-z]/s/^/$i /" "$WORK/stats"
+  [ $((i % 100)) -ne 0 ] || echo "soak: $i cycles, $(($(date +%s) - start)) s"
+done
+elapsed=$(($(date +%s) - start))
+
+# What is left of those containers.
+ids=$(cut -d' ' -f1 "$WORK/cgroups" | jq -R 'tonumber' | jq -s -c .)
+dump() { bpftool -j map dump pinned "$PIN/$1"; }
+left_owner=$(dump entitle_owners | jq --arg t "$TAGID-" '[.[].formatted.key.name | (implode? // .) | select(contains($t))] | length')
+left_policy=$(dump entitle_policy | jq --argjson ids "$ids" '[.[].formatted.key | select(. as $k | $ids | index($k))] | length')
+trie() { dump "$1" | jq --argjson ids "$ids" '[.[].formatted.key | (.cgroup_hi * 4294967296 + .cgroup_lo) | select(. as $k | $ids | index($k))] | length'; }
+left_egress4=$(trie entitle_egress4)
+left_egress6=$(trie entitle_egress6)
+left_sysctl=$(dump entitle_sysctls | jq --argjson ids "$ids" '[.[].formatted.key.cgroup_id | select(. as $k | $ids | index($k))] | length')
+left_cgroups=0
+while read -r _ cg; do [ ! -d "$cg" ] || left_cgroups=$((left_cgroups + 1)); done <"$WORK/cgroups"
+left_progs=$(bpftool -j cgroup tree 2>/dev/null | jq --arg t "$TAGID-" \
+  '[.[] | select(.cgroup | contains($t)) | .programs[] | select(.name | startswith("entitle_"))] | length')
+total_owners=$(dump entitle_owners | jq length)
+total_policy=$(dump entitle_policy | jq length)
+
+# Peak RSS (kB) and open fds per stage: medians of the first and last 100.
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+n=$((CYCLES < 100 ? CYCLES : 100))
+rows=""
+flat=yes
+for tag in shim-create hook-createRuntime shim-start shim-delete hook-poststop; do
+  first_rss=$(awk -v t="$tag" -v n="$n" '$2 == t && $1 <= n { print $3 }' "$WORK/stats" | median)
+  last_rss=$(awk -v t="$tag" -v c="$CYCLES" -v n="$n" '$2 == t && $1 > c - n { print $3 }' "$WORK/stats" | median)
+  first_fd=$(awk -v t="$tag" -v n="$n" '$2 == t && $1 <= n { print $4 }' "$WORK/stats" | median)
+  last_fd=$(awk -v t="$tag" -v c="$CYCLES" -v n="$n" '$2 == t && $1 > c - n { print $4 }' "$WORK/stats" | median)
+  max_fd=$(awk -v t="$tag" '$2 == t { print $4 }' "$WORK/stats" | sort -n | tail -n 1)
+  count=$(awk -v t="$tag" '$2 == t' "$WORK/stats" | wc -l)
+  rows+="| $tag | $count | $first_rss | $last_rss | $first_fd | $last_fd | $max_fd |"$'\n'
+  # Flat: the last hundred's median within 10% (and 1 MiB) of the first's, fds equal.
+  if [ "$count" -eq 0 ] || [ "$last_fd" != "$first_fd" ] ||
+    awk -v a="$first_rss" -v b="$last_rss" 'BEGIN { exit !(b > a * 1.1 && b > a + 1024) }'; then
+    flat=no
+  fi
+done
+
+verdict=PASS
+for v in "$left_owner" "$left_policy" "$left_egress4" "$left_egress6" "$left_sysctl" "$left_cgroups" "$left_progs"; do
+  [ "$v" = 0 ] || verdict=FAIL
+done
+[ "$flat" = yes ] || verdict=FAIL
+
+summary="# Soak results
+
+\`make soak\`: $CYCLES create/start/delete cycles of a container (runc $(runc --version | sed -n 's/^runc version //p'), kernel $(uname -r))
+requesting \`$ENTITLEMENTS\` through entitle, in ${elapsed} s
+($(awk -v c="$CYCLES" -v e="$elapsed" 'BEGIN { printf "%.0f", e ? e * 1000 / c : 0 }') ms per cycle).
+
+## Left behind by those containers
+
+| what | count |
+|---|---|
+| owner entries (\`entitle_owners\`) | $left_owner |
+| policy entries (\`entitle_policy\`) | $left_policy |
+| egress entries (\`entitle_egress4\`, \`entitle_egress6\`) | $left_egress4, $left_egress6 |
+| sysctl entries (\`entitle_sysctls\`) | $left_sysctl |
+| cgroups | $left_cgroups |
+| programs of ours attached to their cgroups | $left_progs |
+
+(All entries in the shared maps at the end, other users of the host included:
+$total_owners owners, $total_policy policies.)
+
+## Peak RSS (kB) and open fds, median of the first and the last $n cycles
+
+Measured by a preloaded probe (test/soak/procstat.c) as the process exits,
+or, for the shim, as it execs the runtime.
+
+| process and step | samples | RSS first | RSS last | fds first | fds last | fds max |
+|---|---|---|---|---|---|---|
+$rows
+Verdict: **$verdict** (nothing left: every count 0; flat: the last median
+RSS within 10% or 1 MiB of the first, the same fd count)."
+
+echo
+echo "$summary"
+mkdir -p "$(dirname "$SOAK_RESULTS")"
+echo "$summary" >"$SOAK_RESULTS"
+[ "$verdict" = PASS ]

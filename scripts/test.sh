@@ -24,6 +24,7 @@ if [ -z "${ENTITLE_NO_SANITIZERS:-}" ]; then
 	(cd build-san/build &&
 		../src/configure -q --enable-sanitizers --disable-integration-tests &&
 		make -j2 check) || status=$?
+	[ -d "$san" ] || san=
 fi
 # Show the logs of what failed, then one closing line counting every case.
 trs=$(find test $san -name '*.trs' | sort)

@@ -7,6 +7,19 @@
 #include <string.h>
 #include "error.h"
 
+/* A message is one line (docs/error-handling.md), even when it quotes
+   input: a config key, a sysctl name, a path from config.json may hold
+   newlines or terminal escapes, once JSON escapes are undone.  Control
+   bytes become `?`, as in the messages of lib/entitlements.c.  */
+static char *
+one_line (char *s)
+{
+  for (char *p = s; p && *p; p++)
+    if ((unsigned char)*p < ' ' || *p == 0x7f)
+      *p = '?';
+  return s;
+}
+
 static char *
 vformat (const char *fmt, va_list ap)
 {
@@ -25,7 +38,7 @@ entitle_make_error (entitle_error_t *err, int status, const char *fmt, ...)
   if (e == NULL)
     abort ();
   va_start (ap, fmt);
-  e->msg = vformat (fmt, ap);
+  e->msg = one_line (vformat (fmt, ap));
   va_end (ap);
   if (e->msg == NULL)
     abort ();
@@ -71,7 +84,7 @@ entitle_error_wrap (entitle_error_t *err, const char *fmt, ...)
     abort ();
   free (prefix);
   free ((*err)->msg);
-  (*err)->msg = msg;
+  (*err)->msg = one_line (msg);
   return -(*err)->status - 1;
 }
 

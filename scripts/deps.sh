@@ -1,6 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what entitle needs to build and to test, from Debian 12's packages.
+# libclang-rt-dev: libFuzzer and clang's sanitizer runtimes (make fuzz);
+# gcc's libasan and libubsan come with build-essential (--enable-sanitizers);
+# valgrind: make valgrind.
 set -eu
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -11,4 +14,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
 	clang llvm bpftool \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux \
-	node-ajv golang-github-opencontainers-specs-dev
+	node-ajv golang-github-opencontainers-specs-dev \
+	libclang-rt-dev valgrind

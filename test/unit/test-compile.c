@@ -108,6 +108,7 @@ rewrite (const struct entitle_config_s *cfg, json_t *spec, char **msg)
 
   entitle_ctx_init (&ctx, &test_log, cfg);
   ret = entitle_rewrite (&ctx, spec, &err);
+  entitle_ctx_release (&ctx);
   if (ret < 0)
     {
       assert_non_null (err);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -592,6 +593,26 @@ test_json_new_constructors (void **state)
   json_free (NULL);
 }
 
+/* Messages quoting input stay one line (fuzz regression
+   test/fuzz/regressions/admin-config/unknown-key-with-newline.json): an
+   admin config key "a\nb" was quoted with its newline.  */
+static void
+test_error_message_one_line (void **state)
+{
+  struct entitle_config_s cfg = { 0 };
+  static const char config[] = "{\"on_\\nenforce\\u001b[2J\": 1}";
+  entitle_error_t err = NULL;
+
+  (void)state;
+  assert_true (entitle_config_parse (&cfg, CONFIG_PATH, config, strlen (config), &err) < 0);
+  assert_string_equal (err->msg, "`/etc/entitle/entitle.json`: unknown key `on_?enforce?[2J`");
+  entitle_make_error (&err, EINVAL, "ignored: the first error is kept");
+  assert_int_equal (entitle_error_wrap (&err, "load\t`%s`", "x\r"), -EINVAL - 1);
+  assert_string_equal (err->msg, "load?`x?`: `/etc/entitle/entitle.json`: unknown key `on_?enforce?[2J`");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+}
+
 int
 main (void)
 {
@@ -620,6 +641,7 @@ main (void)
     cmocka_unit_test (test_json_equal_deep),
     cmocka_unit_test (test_json_clone_deep),
     cmocka_unit_test (test_json_new_constructors),
+    cmocka_unit_test (test_error_message_one_line),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -7,38 +7,12 @@
 
 load helpers
 
-# refused WORD...: the last command (run_detached) was refused as §5 says,
-# its message holds every WORD, nothing changed in $BUNDLE and no
-# container exists.
-refused() {
-  local word
-  one_error_line
-  for word in "$@"; do
-    if [[ "$stderr" != *"$word"* ]]; then
-      echo "the message does not name \"$word\": $stderr" >&2
-      return 1
-    fi
-  done
-  if [ "$(fingerprint "$BUNDLE")" != "$BEFORE" ]; then
-    diff <(echo "$BEFORE") <(fingerprint "$BUNDLE") >&2
-    echo "the bundle changed" >&2
-    return 1
-  fi
-  if "$RUNC_BIN" --root "$ROOT" state "$CTID" >/dev/null 2>&1; then
-    echo "a container was created" >&2
-    return 1
-  fi
-}
-
 # bad_bundle ENTITLEMENTS: the test bundle requesting ENTITLEMENTS.
 bad_bundle() {
   make_bundle "$BUNDLE"
   set_entitlements "$BUNDLE" "$1"
 }
 
-snapshot() {
-  BEFORE=$(fingerprint "$BUNDLE")
-}
 
 @test "badinput: malformed JSON in config.json is refused" {
   # The request is there, but the JSON is broken: the object is not

@@ -477,3 +477,35 @@ one_error_line() {
     return 1
   fi
 }
+
+# snapshot: remember $BUNDLE's files, modes and owners for refused.
+snapshot() {
+  BEFORE=$(fingerprint "$BUNDLE")
+}
+
+# refused WORD...: the last command (run_detached) was refused as DESIGN §5
+# says: one short "entitle: " line holding every WORD, nothing changed in
+# $BUNDLE since snapshot, and no container.
+refused() {
+  local word
+  one_error_line
+  if [ "${#stderr}" -gt 512 ]; then
+    echo "the message is ${#stderr} bytes long" >&2
+    return 1
+  fi
+  for word in "$@"; do
+    if [[ "$stderr" != *"$word"* ]]; then
+      echo "the message does not name \"$word\": $stderr" >&2
+      return 1
+    fi
+  done
+  if [ "$(fingerprint "$BUNDLE")" != "$BEFORE" ]; then
+    diff <(echo "$BEFORE") <(fingerprint "$BUNDLE") >&2
+    echo "the bundle changed" >&2
+    return 1
+  fi
+  if "$RUNC_BIN" --root "$ROOT" state "$CTID" >/dev/null 2>&1; then
+    echo "a container was created" >&2
+    return 1
+  fi
+}

@@ -26,36 +26,6 @@ hostile_create() {
   fi
 }
 
-snapshot() {
-  BEFORE=$(fingerprint "$BUNDLE")
-}
-
-# refused WORD...: one short error line holding every WORD, the bundle as
-# snapshot left it, no container.
-refused() {
-  local word
-  one_error_line
-  if [ "${#stderr}" -gt 512 ]; then
-    echo "the message is ${#stderr} bytes long" >&2
-    return 1
-  fi
-  for word in "$@"; do
-    if [[ "$stderr" != *"$word"* ]]; then
-      echo "the message does not name \"$word\": $stderr" >&2
-      return 1
-    fi
-  done
-  if [ "$(fingerprint "$BUNDLE")" != "$BEFORE" ]; then
-    diff <(echo "$BEFORE") <(fingerprint "$BUNDLE") >&2
-    echo "the bundle changed" >&2
-    return 1
-  fi
-  if rnc state "$CTID" >/dev/null 2>&1; then
-    echo "a container was created" >&2
-    return 1
-  fi
-}
-
 # prepend_member TEXT: insert TEXT (raw bytes: `"key": value,`) as the
 # first member of config.json's top-level object.
 prepend_member() {

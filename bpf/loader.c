@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,72 @@ load_and_pin (entitle_error_t *err)
   return ret;
 }
 
+/* Which build of the programs is pinned: a hash of the embedded object,
+   kept in a one-entry map next to them.  After an upgrade the old pins
+   are replaced, not reused (containers started before keep the programs
+   they were attached with, and their maps, until they go).  */
+#define VERSION_PIN ENTITLE_BPF_DIR "/entitle_version"
+
+static uint64_t
+object_hash (void)
+{
+  size_t sz, i;
+  const unsigned char *p = entitle_bpf__elf_bytes (&sz);
+  uint64_t h = 14695981039346656037ull;
+  for (i = 0; i < sz; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+static bool
+pinned_is_ours (void)
+{
+  uint64_t v = 0;
+  uint32_t key = 0;
+  int fd = bpf_obj_get (VERSION_PIN);
+  bool ours = fd >= 0 && bpf_map_lookup_elem (fd, &key, &v) == 0 && v == object_hash ();
+  if (fd >= 0)
+    close (fd);
+  return ours;
+}
+
+static int
+pin_version (entitle_error_t *err)
+{
+  uint64_t v = object_hash ();
+  uint32_t key = 0;
+  int fd = bpf_map_create (BPF_MAP_TYPE_ARRAY, "entitle_version", sizeof (key), sizeof (v), 1, NULL);
+
+  if (fd < 0 || bpf_map_update_elem (fd, &key, &v, BPF_ANY) < 0 || bpf_obj_pin (fd, VERSION_PIN) < 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return entitle_make_sys_error (err, "pin `%s`", VERSION_PIN);
+    }
+  close (fd);
+  return 0;
+}
+
+/* Unpin another build's objects (attached programs stay where they are).  */
+static void
+unpin_all (void)
+{
+  char path[256];
+  int i;
+
+  for (i = 0; i < ENTITLE_PROG_COUNT; i++)
+    {
+      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, progs[i].name);
+      unlink (path);
+    }
+  for (i = 0; i < ENTITLE_MAP_COUNT; i++)
+    {
+      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, maps[i]);
+      unlink (path);
+    }
+  unlink (VERSION_PIN);
+}
+
 static void
 close_all (struct entitle_bpf_s *b)
 {
@@ -166,10 +233,11 @@ entitle_bpf_open (struct entitle_bpf_s *b, bool create, entitle_error_t *err)
   /* One loader at a time; the others wait and then reuse the pins.  */
   if (dir < 0 || flock (dir, LOCK_EX) < 0)
     return entitle_make_sys_error (err, "lock `%s`", ENTITLE_BPF_DIR);
-  if (get_pins (b) == 0)
+  if (pinned_is_ours () && get_pins (b) == 0)
     return 1;
   close_all (b);
-  if (load_and_pin (err) < 0)
+  unpin_all ();
+  if (load_and_pin (err) < 0 || pin_version (err) < 0)
     return -1;
   if ((ret = get_pins (b)) < 0)
     {

@@ -60,6 +60,21 @@ entitle_bpf_install (struct entitle_bpf_s *b, const struct entitle_bpf_plan_s *p
   return 0;
 }
 
+/* Is @prog attached to the cgroup @cgfd for @type?  */
+static bool
+attached (int prog, int cgfd, enum bpf_attach_type type)
+{
+  struct bpf_prog_info info = { 0 };
+  __u32 len = sizeof (info), ids[64], n = 64, i;
+
+  if (bpf_obj_get_info_by_fd (prog, &info, &len) < 0 || bpf_prog_query (cgfd, type, 0, NULL, ids, &n) < 0)
+    return false;
+  for (i = 0; i < n; i++)
+    if (ids[i] == info.id)
+      return true;
+  return false;
+}
+
 int
 entitle_bpf_attach (struct entitle_bpf_s *b, const struct entitle_bpf_plan_s *plan, int cgfd,
                     entitle_error_t *err)
@@ -77,10 +92,12 @@ entitle_bpf_attach (struct entitle_bpf_s *b, const struct entitle_bpf_plan_s *pl
   int i;
 
   /* PROBE_CG_* bits follow the program order.  Attached this way, the
-     kernel drops the attachment with the cgroup.  */
+     kernel drops the attachment with the cgroup.  A program attached
+     already (the hook ran twice: from the shim and from hooks.d) stays;
+     the kernel would refuse it a second time with EINVAL.  */
   for (i = 0; i < ENTITLE_PROG_COUNT; i++)
-    if ((plan->attach & (1u << i))
-        && bpf_prog_attach (b->prog[i], cgfd, types[i], BPF_F_ALLOW_MULTI) < 0 && errno != EEXIST)
+    if ((plan->attach & (1u << i)) && !attached (b->prog[i], cgfd, types[i])
+        && bpf_prog_attach (b->prog[i], cgfd, types[i], BPF_F_ALLOW_MULTI) < 0)
       return entitle_make_sys_error (err, "attach cgroup BPF %s", entitle_bpf_prog_name (i));
   return 0;
 }

@@ -115,8 +115,9 @@ alive (uint64_t id, void *arg)
 static int
 enforce (const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan, entitle_error_t *err)
 {
-  struct entitle_owner owner = { 0 };
+  struct entitle_owner owner = { 0 }, before;
   struct entitle_bpf_s b;
+  bool again;
   char mnt[256], dir[PATH_MAX];
   cleanup_close int cgfd = -1, mntfd = -1;
   int ret;
@@ -135,13 +136,16 @@ enforce (const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan, e
   if (entitle_bpf_open (&b, true, err) < 0)
     return -1;
   entitle_bpf_collect (&b, alive, &mntfd);
+  /* A second run for the same container (shim and hooks.d) must not
+     take away what the first one gave if it fails.  */
+  again = entitle_bpf_owner_get (&b, st->root, st->id, &before, err) > 0 && before.cgroup_id == owner.cgroup_id;
   /* The owner first: whatever fails later, poststop or the collector finds it.  */
   ret = entitle_bpf_owner_put (&b, st->root, st->id, &owner, err);
   if (ret == 0)
     ret = entitle_bpf_install (&b, plan, owner.cgroup_id, err);
   if (ret == 0)
     ret = entitle_bpf_attach (&b, plan, cgfd, err);
-  if (ret < 0)
+  if (ret < 0 && !again)
     entitle_bpf_forget (&b, owner.cgroup_id);
   entitle_bpf_close (&b);
   return ret;

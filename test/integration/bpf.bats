@@ -197,7 +197,7 @@ SH
   ! trie_cgroups entitle_egress4 | grep -qx "$id"
   ! owner_names | grep -qF "$CTID"
   # Only the shared objects stay pinned.
-  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_egress4 entitle_egress6 entitle_owners entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_sock_create entitle_sysctl entitle_sysctls " ]
+  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_egress4 entitle_egress6 entitle_owners entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_sock_create entitle_sysctl entitle_sysctls entitle_version " ]
 }
 
 @test "lifecycle: kill -9 of the container and delete --force leave nothing behind" {
@@ -398,4 +398,53 @@ SH
   jq -e -s 'any(.[]; .level == "error" and (.msg | startswith("entitle: `network.egress=10.200.0.1/32:80` cannot be enforced here: cgroup BPF: runtime root and container id are longer than 255 bytes")))' \
     "$log" >/dev/null
   run_crun_ns "$CRUN_BIN" --cgroup-manager=disabled --root "$long" delete -f "$CTID" >/dev/null 2>&1 || true
+}
+
+# After an upgrade the pinned programs are another build's: they are
+# replaced, not reused; containers attached before keep theirs.  In a
+# private mount namespace with its own bpffs, so that the host's pins (and
+# the other test files running now) are not touched.
+@test "pins of another build are replaced; containers started before keep their policy" {
+  make_bundle "$BUNDLE" /bin/sh -c 'sleep 600'
+  join_netns "$BUNDLE"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  cp -r "$BUNDLE" "$BATS_TEST_TMPDIR/b2"
+  cat >"$BATS_TEST_TMPDIR/upgrade.sh" <<'SH'
+set -e
+mount -t bpf bpf /sys/fs/bpf
+e() { "$ENTITLE" --root "$ROOT" "$@"; }
+trap 'e delete -f "$ID-old" >/dev/null 2>&1; e delete -f "$ID-new" >/dev/null 2>&1; true' EXIT
+e create -b "$B1" "$ID-old" </dev/null >/dev/null 2>&1
+e start "$ID-old"
+before=$(bpftool -j map show pinned /sys/fs/bpf/entitle/entitle_policy | jq .id)
+# Pretend the pinned objects come from another build.
+bpftool map update pinned /sys/fs/bpf/entitle/entitle_version key 0 0 0 0 value 1 2 3 4 5 6 7 8
+e create -b "$B2" "$ID-new" </dev/null >/dev/null 2>&1
+e start "$ID-new"
+after=$(bpftool -j map show pinned /sys/fs/bpf/entitle/entitle_policy | jq .id)
+[ "$before" != "$after" ] && echo replaced
+e exec "$ID-old" /probe connect 10.200.0.2 80 || true
+e exec "$ID-new" /probe connect 10.200.0.2 80 || true
+e exec "$ID-new" /probe connect 10.200.0.1 80 || true
+SH
+  run env ID="$CTID" B1="$BUNDLE" B2="$BATS_TEST_TMPDIR/b2" ROOT="$ROOT" \
+    unshare -m --propagation private bash "$BATS_TEST_TMPDIR/upgrade.sh"
+  expect_lines replaced EPERM EPERM ECONNREFUSED
+}
+
+@test "the hook twice for one container (shim and hooks.d): one attachment each, policy kept" {
+  net_bundle "$BUNDLE" "sleep 600"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  hook=$(jq -c --arg p "$ENTITLE_HOOK" '.hook.path = $p | .hook' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json")
+  edit_config "$BUNDLE" '.hooks = {createRuntime: [$h], poststop: [$h]}' --argjson h "$hook"
+  create_started ent "$BUNDLE" "$CTID"
+  [ "$(jq '.hooks.createRuntime | length' "$BUNDLE/config.json")" -eq 2 ]
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  run bpftool -j cgroup show "$cg"
+  [ "$(jq -r '[.[].name] | sort | join(" ")' <<<"$output")" = \
+    "entitle_connect4 entitle_connect6 entitle_sendmsg4 entitle_sendmsg6" ]
+  run ent exec "$CTID" /probe connect 10.200.0.2 80
+  [ "$output" = EPERM ]
+  run ent exec "$CTID" /probe connect 10.200.0.1 80
+  [ "$output" = ECONNREFUSED ]
 }

@@ -130,7 +130,7 @@ SH
   for x in $(seq 10); do
     [[ "$output" == *"$x ECONNREFUSED EPERM "* ]]
   done
-  [[ "$output" == *"entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_egress4 entitle_egress6 entitle_owners entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_sock_create entitle_sysctl entitle_sysctls "* ]]
+  [[ "$output" == *"entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_egress4 entitle_egress6 entitle_owners entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_sock_create entitle_sysctl entitle_sysctls entitle_version "* ]]
   [[ "$output" == *"policies 10"* ]]
   [[ "$output" == *"owners 10"* ]]
   [[ "$output" == *"egress 10"* ]]

@@ -173,8 +173,8 @@ static void namespace(json_t *linux_, const char *type, bool add, bool remove)
     }
 }
 
-static bool
-apparmor_enabled (struct entitle_ctx_s *ctx)
+bool
+entitle_apparmor_enabled (struct entitle_ctx_s *ctx)
 {
   if (ctx->apparmor_enabled < 0)
     {
@@ -184,8 +184,8 @@ apparmor_enabled (struct entitle_ctx_s *ctx)
   return ctx->apparmor_enabled;
 }
 
-static bool
-selinux_enabled (struct entitle_ctx_s *ctx)
+bool
+entitle_selinux_enabled (struct entitle_ctx_s *ctx)
 {
   if (ctx->selinux_enabled < 0)
     ctx->selinux_enabled = is_selinux_enabled () == 1;
@@ -207,9 +207,9 @@ entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struc
     json_set (process, "noNewPrivileges", json_new_bool (true));
   /* Relax only the LSMs the host runs: a label it cannot apply would fail
      the container.  */
-  if ((e.fx & FX_LSM_UNCONFINED) && apparmor_enabled (ctx))
+  if ((e.fx & FX_LSM_UNCONFINED) && entitle_apparmor_enabled (ctx))
     json_set (process, "apparmorProfile", json_new_string ("unconfined"));
-  if ((e.fx & FX_LSM_UNCONFINED) && selinux_enabled (ctx))
+  if ((e.fx & FX_LSM_UNCONFINED) && entitle_selinux_enabled (ctx))
     json_set (process, "selinuxLabel", json_new_string ("system_u:system_r:spc_t:s0"));
   return 0;
 }

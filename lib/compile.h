@@ -43,4 +43,8 @@ int entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entit
 int entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process,
                              const struct entitle_set_s *set, entitle_error_t *err);
 
+/** Does the host run AppArmor, SELinux?  Memoized in @ctx.  */
+bool entitle_apparmor_enabled (struct entitle_ctx_s *ctx);
+bool entitle_selinux_enabled (struct entitle_ctx_s *ctx);
+
 #endif

@@ -8,6 +8,28 @@
 #include "trust.h"
 #include "utils.h"
 
+/* A label the host cannot apply fails the container (runc: "apparmor failed
+   to apply profile"; an SELinux label without SELinux is refused), and
+   confines nothing: a rewritten config does not keep one.  */
+static void
+drop_unusable_labels (struct entitle_ctx_s *ctx, json_t *spec)
+{
+  json_t *process = json_get (spec, "process");
+
+  if (json_get (process, "apparmorProfile") && !entitle_apparmor_enabled (ctx))
+    {
+      entitle_log_warning (ctx->log, "removed process.apparmorProfile `%s`: this host does not run AppArmor",
+                           json_string (json_get (process, "apparmorProfile")));
+      json_del (process, "apparmorProfile");
+    }
+  if (json_get (process, "selinuxLabel") && !entitle_selinux_enabled (ctx))
+    {
+      entitle_log_warning (ctx->log, "removed process.selinuxLabel `%s`: this host does not run SELinux",
+                           json_string (json_get (process, "selinuxLabel")));
+      json_del (process, "selinuxLabel");
+    }
+}
+
 int
 entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
 {
@@ -50,5 +72,6 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err)
   ret = entitle_compile (ctx, spec, &final, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  drop_unusable_labels (ctx, spec);
   return 1;
 }

@@ -395,3 +395,22 @@ seccomp_allowlist() {
   jq -e '.process.capabilities.effective | (index("CAP_NET_ADMIN") | not) and index("CAP_NET_BROADCAST")' \
     "$BUNDLE/config.json"
 }
+
+@test "a rewritten config keeps no AppArmor profile or SELinux label the host cannot apply" {
+  if [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ] || [ -e /sys/fs/selinux/enforce ]; then
+    skip "this host runs AppArmor or SELinux"
+  fi
+  probe_bundle "$BUNDLE" "socket unix"
+  edit_config "$BUNDLE" '.process.apparmorProfile = "docker-default"'
+  # runc cannot apply it here ...
+  run_bundle rnc
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *apparmor* ]]
+  # ... and entitle, rewriting the config, leaves it out with a warning.
+  set_entitlements "$BUNDLE" network.none
+  run_bundle ent
+  [ "$status" -eq 0 ]
+  expect_lines "socket unix: ok"
+  [[ "$stderr" == *'warning: removed process.apparmorProfile `docker-default`: this host does not run AppArmor'* ]]
+  [ "$(jq -r '.process.apparmorProfile // "none"' "$BUNDLE/config.json")" = none ]
+}

@@ -629,6 +629,44 @@ test_entitle_rewrite_adds_hooks (void **state)
   entitle_config_free (&cfg);
 }
 
+/* A label the host cannot apply is dropped from a rewritten config; one it
+   can apply is kept (the memoized probes of the context stand in for the
+   host).  */
+static void
+rewrite_with_lsm (json_t *spec, int apparmor, int selinux)
+{
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  entitle_error_t err = NULL;
+
+  no_config (&cfg);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  ctx.apparmor_enabled = apparmor;
+  ctx.selinux_enabled = selinux;
+  assert_int_equal (entitle_rewrite (&ctx, spec, &err), 1);
+  entitle_ctx_release (&ctx);
+}
+
+static void
+test_entitle_rewrite_drops_unusable_labels (void **state)
+{
+  cleanup_json json_t *a = spec_requesting ("network.none"), *b = spec_requesting ("network.none");
+  json_t *pa = json_get_or_add (a, "process", JSON_OBJECT), *pb = json_get_or_add (b, "process", JSON_OBJECT);
+
+  (void)state;
+  json_set (pa, "apparmorProfile", json_new_string ("docker-default"));
+  json_set (pa, "selinuxLabel", json_new_string ("system_u:system_r:container_t:s0"));
+  json_set (pb, "apparmorProfile", json_new_string ("docker-default"));
+  json_set (pb, "selinuxLabel", json_new_string ("system_u:system_r:container_t:s0"));
+  rewrite_with_lsm (a, 0, 0);
+  assert_null (json_get (json_get (a, "process"), "apparmorProfile"));
+  assert_null (json_get (json_get (a, "process"), "selinuxLabel"));
+  rewrite_with_lsm (b, 1, 1);
+  assert_string_equal (json_string (json_get (json_get (b, "process"), "apparmorProfile")), "docker-default");
+  assert_string_equal (json_string (json_get (json_get (b, "process"), "selinuxLabel")),
+                       "system_u:system_r:container_t:s0");
+}
+
 /* Nothing cgroup BPF enforces: no hooks.  */
 static void
 test_entitle_rewrite_no_hooks_without_bpf (void **state)
@@ -850,6 +888,7 @@ main (void)
     cmocka_unit_test (test_entitle_rewrite_unenforceable_warn),
     cmocka_unit_test (test_entitle_rewrite_adds_hooks),
     cmocka_unit_test (test_entitle_rewrite_no_hooks_without_bpf),
+    cmocka_unit_test (test_entitle_rewrite_drops_unusable_labels),
     cmocka_unit_test (test_entitle_rewrite_catalogue_version),
     cmocka_unit_test (test_entitle_rewrite_bad_annotation),
     cmocka_unit_test (test_entitle_rewrite_seccomp_bpf_data_removed),

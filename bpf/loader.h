@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "bpf-plan.h"
+#include "cgroup.h"
 #include "error.h"
 #include "policy.h"
 
@@ -14,7 +15,7 @@
    drops with the cgroup.  */
 
 #define ENTITLE_BPF_FS  "/sys/fs/bpf"
-#define ENTITLE_BPF_DIR ENTITLE_BPF_FS "/entitle" /* = ENTITLE_BPF_PINS of lib/cgroup.h */
+#define ENTITLE_BPF_DIR ENTITLE_BPF_PINS
 
 enum
 {

@@ -25,6 +25,17 @@ struct entitle_config_s
     the installed one.  */
 const char *entitle_config_hook (const struct entitle_config_s *cfg);
 
+/* A config.json entitle may have to rewrite names this; one that does not
+   is passed through untouched unless the admin sets a policy.  */
+#define ENTITLE_MARK "io.entitle."
+
+/** Does the admin set defaults or a floor, which apply to every container?  */
+static inline bool
+entitle_config_sets_policy (const struct entitle_config_s *cfg)
+{
+  return cfg->defaults[0] || cfg->require[0];
+}
+
 /** The config path: $ENTITLE_CONFIG, else the built-in default. */
 const char *entitle_config_path (void);
 

@@ -41,6 +41,28 @@ entitle_probe_cg_needed (const char *const *applied)
   return needed;
 }
 
+char *
+entitle_bpf_quote (char *const *applied, unsigned attach)
+{
+  size_t len = 1, i;
+  char *out;
+
+  for (i = 0; applied && applied[i]; i++)
+    len += strlen (applied[i]) + 4;
+  if ((out = calloc (1, len)) == NULL)
+    abort ();
+  for (i = 0; applied && applied[i]; i++)
+    {
+      const char *one[] = { applied[i], NULL };
+      if ((entitle_probe_cg_needed (one) & attach) == 0)
+        continue;
+      strcat (out, *out ? ", `" : "`");
+      strcat (out, applied[i]);
+      strcat (out, "`");
+    }
+  return out;
+}
+
 static bool
 strv_push (char ***v, size_t *n, const char *s)
 {

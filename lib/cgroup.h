@@ -12,7 +12,8 @@
    anything else, and a cgroup of its own when it does (crun with
    --cgroup-manager=disabled leaves the container in its caller's).  */
 
-/* Where entitle-hook pins its shared programs and maps (bpf/loader.h).  */
+/* Where entitle-hook pins its shared programs and maps (bpf/loader.c);
+   the shim looks for it too.  */
 #define ENTITLE_BPF_PINS "/sys/fs/bpf/entitle"
 
 /** The first cgroup2 mount of this mount namespace into @buf.  */

@@ -68,4 +68,10 @@ unsigned entitle_probe_cg_needed (const char *const *applied);
 /** The name of one PROBE_CG_* bit as the JSON writes it ("sock_create"), or NULL.  */
 const char *entitle_probe_cg_name (unsigned bit);
 
+/**
+ * The entitlements of @applied whose cgroup BPF part needs an attach type
+ * in @attach (PROBE_CG_*), quoted for a message: "`a`, `b`" (lib/bpf-plan.c).
+ */
+char *entitle_bpf_quote (char *const *applied, unsigned attach);
+
 #endif

@@ -14,6 +14,7 @@
 #include "file.h"
 #include "hook.h"
 #include "loader.h"
+#include "probe.h"
 #include "utils.h"
 
 /* createRuntime: the runtime has put the container's init in its final
@@ -151,25 +152,6 @@ enforce (const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan, e
   return ret;
 }
 
-static char *
-join_needs (char *const *needs)
-{
-  size_t len = 1, i;
-  char *s;
-
-  for (i = 0; needs[i]; i++)
-    len += strlen (needs[i]) + 4;
-  if ((s = calloc (1, len)) == NULL)
-    return NULL;
-  for (i = 0; needs[i]; i++)
-    {
-      strcat (s, i ? ", `" : "`");
-      strcat (s, needs[i]);
-      strcat (s, "`");
-    }
-  return s;
-}
-
 int
 hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 {
@@ -180,7 +162,7 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 
   if (ret > 0)
     ret = enforce (st, &plan, &err);
-  if (ret < 0 && plan.needs && (names = join_needs (plan.needs)) != NULL)
+  if (ret < 0 && plan.needs && (names = entitle_bpf_quote (plan.needs, PROBE_CG_ALL)) != NULL)
     {
       /* A restriction nothing here can enforce: refuse, unless the admin
          chose to run without it.  */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "args.h"
 
@@ -176,4 +178,17 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
   for (k = 0; k < sizeof (commands) / sizeof (commands[0]); k++)
     if (strcmp (a->command, commands[k].name) == 0)
       parse_command (argc, argv, a->command_index + 1, &commands[k], a);
+}
+
+char *
+entitle_args_config_path (const struct entitle_args_s *a)
+{
+  char *p;
+  if (a->config)
+    p = strdup (a->config);
+  else if (asprintf (&p, "%s/config.json", a->bundle ? a->bundle : ".") < 0)
+    p = NULL;
+  if (p == NULL)
+    abort ();
+  return p;
 }

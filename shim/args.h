@@ -34,6 +34,13 @@ struct entitle_args_s
   bool missing_value;                      /**< a flag at the end without its value */
 };
 
+/**
+ * The config the runtime will run: crun's --config FILE (relative to the
+ * caller's directory), else config.json in the bundle, which is --bundle
+ * or the current directory, as runc decides it.  Caller frees.
+ */
+char *entitle_args_config_path (const struct entitle_args_s *a);
+
 /** Parse @argv (argc entries).  Never fails: what runc would reject, runc will. */
 void entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a);
 

@@ -11,34 +11,14 @@
 #include "json.h"
 #include "utils.h"
 
-/* The config the runtime will run: crun's --config FILE (relative to the
-   caller's directory), else config.json in the bundle, which is --bundle
-   or the current directory, as runc decides it.  */
-static char *
-config_path (const struct entitle_args_s *a)
-{
-  char *p;
-  if (a->config)
-    return strdup (a->config);
-  if (asprintf (&p, "%s/config.json", a->bundle ? a->bundle : ".") < 0)
-    abort ();
-  return p;
-}
-
 /* Could anything apply?  Only then is config.json parsed: the admin sets
-   defaults or a floor, or the config names an entitle annotation.  */
-#define ENTITLE_MARK "io.entitle."
-
-static bool
-admin_applies (const struct entitle_config_s *cfg)
-{
-  return cfg->defaults[0] || cfg->require[0];
-}
+   defaults or a floor, or the config names an entitle annotation (the
+   front, shim/front.c, asks the same before it runs entitle-full).  */
 
 int
 shim_create (struct shim_s *s, entitle_error_t *err)
 {
-  cleanup_free char *path = config_path (&s->args), *raw = NULL, *out = NULL;
+  cleanup_free char *path = entitle_args_config_path (&s->args), *raw = NULL, *out = NULL;
   cleanup_json json_t *spec = NULL;
   size_t len, out_len;
   int ret;
@@ -51,7 +31,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
       return shim_exec_runtime (s, err);
     }
   /* Too large to parse, but transparent if nothing could apply to it.  */
-  if (ret < 0 && (*err)->status == EFBIG && !admin_applies (s->ctx->config)
+  if (ret < 0 && (*err)->status == EFBIG && !entitle_config_sets_policy (s->ctx->config)
       && entitle_file_contains (path, ENTITLE_MARK) == 0)
     {
       entitle_error_release (err);
@@ -59,7 +39,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
-  if (!admin_applies (s->ctx->config) && memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) == NULL)
+  if (!entitle_config_sets_policy (s->ctx->config) && memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) == NULL)
     return shim_exec_runtime (s, err);
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))

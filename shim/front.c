@@ -26,8 +26,7 @@
 #include "runtime.h"
 #include "utils.h"
 
-#define ENTITLE_MARK "io.entitle."
-#define FULL_NAME    "entitle-full"
+#define FULL_NAME "entitle-full"
 
 static bool
 is (const char *command, const char *name)
@@ -41,18 +40,12 @@ is (const char *command, const char *name)
 static bool
 create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s *cfg)
 {
-  cleanup_free char *path = NULL, *raw = NULL;
+  cleanup_free char *path = entitle_args_config_path (a), *raw = NULL;
   entitle_error_t err = NULL;
-  bool admin = cfg->defaults[0] || cfg->require[0];
+  bool admin = entitle_config_sets_policy (cfg);
   size_t len;
   int ret, status;
 
-  if (a->config)
-    path = strdup (a->config);
-  else if (asprintf (&path, "%s/config.json", a->bundle ? a->bundle : ".") < 0)
-    path = NULL;
-  if (path == NULL)
-    abort ();
   ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, &err);
   if (ret < 0)
     {

@@ -107,30 +107,6 @@ shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_er
   return 0;
 }
 
-/* The applied entitlements that need an attach type in @missing, as
-   "`a`, `b`".  */
-static char *
-names_needing (char **applied, unsigned missing)
-{
-  size_t len = 1, i;
-  char *out;
-
-  for (i = 0; applied[i]; i++)
-    len += strlen (applied[i]) + 4;
-  if ((out = calloc (1, len)) == NULL)
-    abort ();
-  for (i = 0; applied[i]; i++)
-    {
-      const char *one[] = { applied[i], NULL };
-      if ((entitle_probe_cg_needed (one) & missing) == 0)
-        continue;
-      strcat (out, *out ? ", `" : "`");
-      strcat (out, applied[i]);
-      strcat (out, "`");
-    }
-  return out;
-}
-
 static char **
 split_applied (const char *list)
 {
@@ -182,7 +158,7 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const json_t *spec, entitle_error_t *
               entitle_probe_cg_name (missing & -missing));
   if (missing == 0)
     return 0;
-  names = names_needing (applied, missing);
+  names = entitle_bpf_quote (applied, missing);
   if (ctx->config->warn_unenforceable)
     {
       entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);

@@ -13,8 +13,12 @@
    --cgroup-manager=disabled leaves the container in its caller's).  */
 
 /* Where entitle-hook pins its shared programs and maps (bpf/loader.c);
-   the shim looks for it too.  */
+   the shim looks for it too.  A test build may pin elsewhere
+   (CPPFLAGS=-DENTITLE_BPF_PINS=...), so that two trees' test suites can
+   run at once without replacing each other's programs.  */
+#ifndef ENTITLE_BPF_PINS
 #define ENTITLE_BPF_PINS "/sys/fs/bpf/entitle"
+#endif
 
 /** The first cgroup2 mount of this mount namespace into @buf.  */
 int entitle_cgroup2_mount (char *buf, size_t len, entitle_error_t *err);

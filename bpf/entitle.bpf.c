@@ -1,90 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* entitle's cgroup programs (DESIGN §4).  They are attached to each
-   container's cgroup; the policy comes from maps keyed by cgroup id.  A
-   task is bound by the policy of every ancestor cgroup that has one, so a
-   cgroup made inside a container cannot shed its rules.  Returning 0
-   makes the kernel fail the call with EPERM.  */
+/* entitle's cgroup programs (DESIGN §4).  The hook attaches them to each
+   container's cgroup; the policy is the cgroup's local storage
+   (bpf/policy.h says why).  Returning 0 makes the kernel refuse the call
+   with EPERM (sock_addr, sock_create, sysctl) or drop the packet (skb;
+   the sender then gets EPERM).  GPL: the kernel gives cgroup programs
+   some helpers only under a GPL-compatible licence.  */
 
 #include <linux/bpf.h>
-#include <linux/in.h>
-#include <linux/socket.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "policy.h"
 
-#ifndef AF_UNIX
-#define AF_UNIX 1
-#endif
-#ifndef AF_INET
-#define AF_INET 2
-#endif
-#ifndef AF_INET6
-#define AF_INET6 10
-#endif
-#ifndef AF_PACKET
-#define AF_PACKET 17
-#endif
-#define SOCK_RAW 3
+#define AF_UNIX         1
+#define AF_INET         2
+#define AF_INET6        10
+#define SOCK_RAW        3
+#define TCP_ESTABLISHED 1
+
+#define IPPROTO_HOPOPTS  0
+#define IPPROTO_ICMP     1
+#define IPPROTO_TCP      6
+#define IPPROTO_UDP      17
+#define IPPROTO_ROUTING  43
+#define IPPROTO_FRAGMENT 44
+#define IPPROTO_ICMPV6   58
+#define IPPROTO_DSTOPTS  60
+#define IPPROTO_UDPLITE  136
+
+#define TCP_SYN 0x02
+#define TCP_ACK 0x10
+
+/* IPv6 extension headers looked through before the transport header.  */
+#define MAX_EXTENSIONS 4
 
 char LICENSE[] SEC ("license") = "GPL";
 
 struct
 {
-  __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, ENTITLE_MAX_POLICIES);
+  __uint (type, BPF_MAP_TYPE_CGROUP_STORAGE);
   __type (key, __u64);
   __type (value, struct entitle_policy);
   __uint (pinning, LIBBPF_PIN_BY_NAME);
 } entitle_policy SEC (".maps");
 
-struct
-{
-  __uint (type, BPF_MAP_TYPE_LPM_TRIE);
-  __uint (max_entries, 16384);
-  __uint (map_flags, BPF_F_NO_PREALLOC);
-  __type (key, struct entitle_egress4_key);
-  __type (value, struct entitle_ports);
-  __uint (pinning, LIBBPF_PIN_BY_NAME);
-} entitle_egress4 SEC (".maps");
-
-struct
-{
-  __uint (type, BPF_MAP_TYPE_LPM_TRIE);
-  __uint (max_entries, 16384);
-  __uint (map_flags, BPF_F_NO_PREALLOC);
-  __type (key, struct entitle_egress6_key);
-  __type (value, struct entitle_ports);
-  __uint (pinning, LIBBPF_PIN_BY_NAME);
-} entitle_egress6 SEC (".maps");
-
-struct
-{
-  __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, 16384);
-  __type (key, struct entitle_sysctl_key);
-  __type (value, __u8);
-  __uint (pinning, LIBBPF_PIN_BY_NAME);
-} entitle_sysctls SEC (".maps");
-
-/* Used by the hook only; pinned with the rest.  */
-struct
-{
-  __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, ENTITLE_MAX_POLICIES);
-  __type (key, struct entitle_owner_key);
-  __type (value, struct entitle_owner);
-  __uint (pinning, LIBBPF_PIN_BY_NAME);
-} entitle_owners SEC (".maps");
-
-/* The policy of the ancestor at @level (1 = a child of the root), if any.  */
 static __always_inline struct entitle_policy *
-policy_at (int level)
+policy (void)
 {
-  __u64 id = bpf_get_current_ancestor_cgroup_id (level);
-
-  if (id == 0)
-    return NULL;
-  return bpf_map_lookup_elem (&entitle_policy, &id);
+  return bpf_get_local_storage (&entitle_policy, 0);
 }
 
 static __always_inline int
@@ -96,152 +58,119 @@ in_ranges (const struct entitle_range *r, __u32 n, __u16 port)
   return 0;
 }
 
+/* Is (@family, @a, @port) listed?  A rule without ports lists 0-65535, so
+   port 0 (a protocol without ports, ICMP) matches only such rules.  */
 static __always_inline int
-sock_allowed (const struct entitle_policy *p, const struct bpf_sock *sk)
+egress_allowed (const struct entitle_policy *p, __u16 family, const __u32 *a, __u16 port)
 {
-  if ((p->flags & POL_SOCK_UNIX_ONLY) && sk->family != AF_UNIX)
-    return 0;
-  if ((p->flags & POL_SOCK_NO_RAW)
-      && (sk->family == AF_PACKET
-          || ((sk->family == AF_INET || sk->family == AF_INET6) && sk->type == SOCK_RAW)))
-    return 0;
-  return 1;
+  for (__u32 i = 0; i < ENTITLE_MAX_EGRESS; i++)
+    {
+      const struct entitle_cidr *c = &p->egress[i];
+
+      if (i >= p->n_egress)
+        break;
+      if (c->family != family || port < c->lo || port > c->hi || (a[0] & c->mask[0]) != c->net[0])
+        continue;
+      if (family == AF_INET
+          || ((a[1] & c->mask[1]) == c->net[1] && (a[2] & c->mask[2]) == c->net[2]
+              && (a[3] & c->mask[3]) == c->net[3]))
+        return 1;
+    }
+  return 0;
+}
+
+/* An IPv4-mapped address (::ffff:a.b.c.d) goes out as IPv4.  */
+static __always_inline int
+egress6_allowed (const struct entitle_policy *p, const __u32 *a, __u16 port)
+{
+  if (a[0] == 0 && a[1] == 0 && a[2] == bpf_htonl (0xffff))
+    {
+      __u32 v4[4] = { a[3], 0, 0, 0 };
+      return egress_allowed (p, AF_INET, v4, port);
+    }
+  return egress_allowed (p, AF_INET6, a, port);
 }
 
 SEC ("cgroup/sock_create")
 int
 entitle_sock_create (struct bpf_sock *sk)
 {
-  for (int level = 1; level <= ENTITLE_MAX_LEVELS; level++)
-    {
-      struct entitle_policy *p = policy_at (level);
-      if (p && !sock_allowed (p, sk))
-        return 0;
-    }
+  struct entitle_policy *p = policy ();
+
+  /* The kernel runs this hook for inet and inet6 sockets only; seccomp
+     and the dropped capabilities stop the other families.  */
+  if ((p->flags & POL_SOCK_UNIX_ONLY) && sk->family != AF_UNIX)
+    return 0;
+  if ((p->flags & POL_SOCK_NO_RAW) && (sk->family == AF_INET || sk->family == AF_INET6) && sk->type == SOCK_RAW)
+    return 0;
   return 1;
 }
 
 static __always_inline int
-egress4_allowed (const struct entitle_policy *p, __u32 addr, __u16 port)
+connect4 (struct bpf_sock_addr *ctx)
 {
-  struct entitle_egress4_key key = {
-    .prefixlen = 64 + 32,
-    .cgroup_lo = (__u32)p->cgroup_id,
-    .cgroup_hi = (__u32)(p->cgroup_id >> 32),
-    .addr = addr,
-  };
-  struct entitle_ports *v;
+  struct entitle_policy *p = policy ();
+  __u32 a[4] = { ctx->user_ip4, 0, 0, 0 };
 
-  if (!(p->flags & POL_EGRESS))
-    return 1;
-  v = bpf_map_lookup_elem (&entitle_egress4, &key);
-  return v != NULL && in_ranges (v->r, v->n, port);
+  return !(p->flags & POL_EGRESS) || egress_allowed (p, AF_INET, a, bpf_ntohs ((__u16)ctx->user_port));
 }
 
 static __always_inline int
-egress6_allowed (const struct entitle_policy *p, const __u32 *addr, __u16 port)
+connect6 (struct bpf_sock_addr *ctx)
 {
-  struct entitle_egress6_key key = {
-    .prefixlen = 64 + 128,
-    .cgroup_lo = (__u32)p->cgroup_id,
-    .cgroup_hi = (__u32)(p->cgroup_id >> 32),
-  };
-  struct entitle_ports *v;
+  struct entitle_policy *p = policy ();
+  __u32 a[4] = { ctx->user_ip6[0], ctx->user_ip6[1], ctx->user_ip6[2], ctx->user_ip6[3] };
 
-  if (!(p->flags & POL_EGRESS))
-    return 1;
-  /* An IPv4-mapped address (::ffff:a.b.c.d) goes out as IPv4.  */
-  if (addr[0] == 0 && addr[1] == 0 && addr[2] == bpf_htonl (0xffff))
-    return egress4_allowed (p, addr[3], port);
-  key.addr[0] = addr[0];
-  key.addr[1] = addr[1];
-  key.addr[2] = addr[2];
-  key.addr[3] = addr[3];
-  v = bpf_map_lookup_elem (&entitle_egress6, &key);
-  return v != NULL && in_ranges (v->r, v->n, port);
-}
-
-static __always_inline int
-check4 (struct bpf_sock_addr *ctx)
-{
-  __u32 addr = ctx->user_ip4;
-  __u16 port = bpf_ntohs ((__u16)ctx->user_port);
-
-  for (int level = 1; level <= ENTITLE_MAX_LEVELS; level++)
-    {
-      struct entitle_policy *p = policy_at (level);
-      if (p && !egress4_allowed (p, addr, port))
-        return 0;
-    }
-  return 1;
-}
-
-static __always_inline int
-check6 (struct bpf_sock_addr *ctx)
-{
-  __u32 addr[4] = { ctx->user_ip6[0], ctx->user_ip6[1], ctx->user_ip6[2], ctx->user_ip6[3] };
-  __u16 port = bpf_ntohs ((__u16)ctx->user_port);
-
-  for (int level = 1; level <= ENTITLE_MAX_LEVELS; level++)
-    {
-      struct entitle_policy *p = policy_at (level);
-      if (p && !egress6_allowed (p, addr, port))
-        return 0;
-    }
-  return 1;
+  return !(p->flags & POL_EGRESS) || egress6_allowed (p, a, bpf_ntohs ((__u16)ctx->user_port));
 }
 
 SEC ("cgroup/connect4")
 int
 entitle_connect4 (struct bpf_sock_addr *ctx)
 {
-  return check4 (ctx);
+  return connect4 (ctx);
 }
 
 SEC ("cgroup/sendmsg4")
 int
 entitle_sendmsg4 (struct bpf_sock_addr *ctx)
 {
-  return check4 (ctx);
+  return connect4 (ctx);
 }
 
 SEC ("cgroup/connect6")
 int
 entitle_connect6 (struct bpf_sock_addr *ctx)
 {
-  return check6 (ctx);
+  return connect6 (ctx);
 }
 
 SEC ("cgroup/sendmsg6")
 int
 entitle_sendmsg6 (struct bpf_sock_addr *ctx)
 {
-  return check6 (ctx);
+  return connect6 (ctx);
 }
 
 /* Map the port first (bind-map=80:8080 lands on 8080), then check the
-   result against network.bind.  Port 0 asks the kernel to choose one.  */
+   result against network.bind.  Port 0 asks the kernel to choose one:
+   allowed here, and unreachable from outside (entitle_skb_ingress).  */
 static __always_inline int
 bind_check (struct bpf_sock_addr *ctx)
 {
-  for (int level = 1; level <= ENTITLE_MAX_LEVELS; level++)
-    {
-      struct entitle_policy *p = policy_at (level);
-      __u16 port = bpf_ntohs ((__u16)ctx->user_port);
+  struct entitle_policy *p = policy ();
+  __u16 port = bpf_ntohs ((__u16)ctx->user_port);
 
-      if (p == NULL)
-        continue;
-      if (p->flags & POL_BIND_MAP)
-        for (__u32 i = 0; i < ENTITLE_MAX_RANGES; i++)
-          if (i < p->n_map && port == p->map[i].lo)
-            {
-              port = p->map[i].hi;
-              ctx->user_port = bpf_htons (port);
-              break;
-            }
-      if ((p->flags & POL_BIND) && port != 0 && !in_ranges (p->bind, p->n_bind, port))
-        return 0;
-    }
+  if (p->flags & POL_BIND_MAP)
+    for (__u32 i = 0; i < ENTITLE_MAX_RANGES; i++)
+      if (i < p->n_map && port == p->map[i].lo)
+        {
+          port = p->map[i].hi;
+          ctx->user_port = bpf_htons (port);
+          break;
+        }
+  if ((p->flags & POL_BIND) && port != 0 && !in_ranges (p->bind, p->n_bind, port))
+    return 0;
   return 1;
 }
 
@@ -259,26 +188,169 @@ entitle_bind6 (struct bpf_sock_addr *ctx)
   return bind_check (ctx);
 }
 
-/* Writes are denied but to the keys the config's linux.sysctl sets:
-   the runtime writes those after the createRuntime hook attached us.  */
+/* Writes are denied but to the keys the config's linux.sysctl sets: the
+   runtime writes those after the createRuntime hook attached us.  */
 SEC ("cgroup/sysctl")
 int
 entitle_sysctl (struct bpf_sysctl *ctx)
 {
-  if (!ctx->write)
-    return 1;
-  for (int level = 1; level <= ENTITLE_MAX_LEVELS; level++)
-    {
-      struct entitle_policy *p = policy_at (level);
-      struct entitle_sysctl_key key = {};
+  struct entitle_policy *p = policy ();
+  __u64 name[ENTITLE_SYSCTL_NAME / 8] = {};
 
-      if (p == NULL || !(p->flags & POL_SYSCTL_RO))
-        continue;
-      key.cgroup_id = p->cgroup_id;
-      if (bpf_sysctl_get_name (ctx, key.name, sizeof (key.name), 0) < 0)
-        return 0;
-      if (bpf_map_lookup_elem (&entitle_sysctls, &key) == NULL)
-        return 0;
+  if (!ctx->write || !(p->flags & POL_SYSCTL_RO))
+    return 1;
+  /* A name longer than any key entitle stores is not one of them.  */
+  if (bpf_sysctl_get_name (ctx, (char *)name, sizeof (name), 0) < 0)
+    return 0;
+  for (__u32 i = 0; i < ENTITLE_MAX_SYSCTLS; i++)
+    {
+      const __u64 *key = (const __u64 *)p->sysctl[i];
+      __u64 diff = 0;
+
+      if (i >= p->n_sysctl)
+        break;
+      for (__u32 w = 0; w < ENTITLE_SYSCTL_NAME / 8; w++)
+        diff |= key[w] ^ name[w];
+      if (diff == 0)
+        return 1;
     }
-  return 1;
+  return 0;
+}
+
+/* What the skb programs need of a packet: the peer's address (the
+   destination going out, unused coming in), the transport protocol and
+   its destination port, TCP's flags, and whether the IP layer routes it
+   by the sender's choice (IPv4 options, an IPv6 routing header).  */
+struct packet
+{
+  __u32 addr[4];
+  __u16 family, port;
+  __u8 proto, tcp_flags, source_routed;
+};
+
+static __always_inline int
+parse4 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
+{
+  __u8 h[20];
+
+  if (bpf_skb_load_bytes (skb, 0, h, sizeof (h)) < 0)
+    return -1;
+  pk->family = AF_INET;
+  pk->proto = h[9];
+  /* Any option: loose and strict source routes hide the real first hop,
+     and no other option is something a container needs to send.  */
+  pk->source_routed = (h[0] & 0xf) != 5;
+  __builtin_memcpy (&pk->addr[0], &h[16], 4);
+  *off = (h[0] & 0xf) * 4;
+  return 0;
+}
+
+static __always_inline int
+parse6 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
+{
+  __u8 h[40];
+  __u8 nh;
+
+  if (bpf_skb_load_bytes (skb, 0, h, sizeof (h)) < 0)
+    return -1;
+  pk->family = AF_INET6;
+  __builtin_memcpy (pk->addr, &h[24], 16);
+  nh = h[6];
+  *off = 40;
+  for (int i = 0; i < MAX_EXTENSIONS; i++)
+    {
+      __u8 e[2];
+
+      if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_DSTOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_FRAGMENT)
+        break;
+      if (bpf_skb_load_bytes (skb, *off, e, sizeof (e)) < 0)
+        return -1;
+      pk->source_routed |= nh == IPPROTO_ROUTING;
+      *off += nh == IPPROTO_FRAGMENT ? 8 : ((__u32)e[1] + 1) * 8;
+      nh = e[0];
+    }
+  pk->proto = nh;
+  return 0;
+}
+
+static __always_inline int
+parse (struct __sk_buff *skb, struct packet *pk)
+{
+  __u8 ver, l4[14];
+  __u32 off = 0;
+  int ret;
+
+  if (bpf_skb_load_bytes (skb, 0, &ver, 1) < 0)
+    return -1;
+  if (ver >> 4 == 4)
+    ret = parse4 (skb, pk, &off);
+  else if (ver >> 4 == 6)
+    ret = parse6 (skb, pk, &off);
+  else
+    return -1;
+  if (ret < 0)
+    return ret;
+  if (pk->proto == IPPROTO_TCP)
+    {
+      if (bpf_skb_load_bytes (skb, off, l4, 14) < 0)
+        return -1;
+      pk->tcp_flags = l4[13];
+    }
+  else if (pk->proto == IPPROTO_UDP || pk->proto == IPPROTO_UDPLITE)
+    {
+      if (bpf_skb_load_bytes (skb, off, l4, 4) < 0)
+        return -1;
+    }
+  else
+    return 0; /* no ports */
+  pk->port = ((__u16)l4[2] << 8) | l4[3];
+  return 0;
+}
+
+/* Every packet the container's sockets send, whatever made it (a raw or
+   ping socket, io_uring, the 32-bit ABI, a kernel thread on the
+   container's socket): no source-routed packet, and only listed
+   destinations for everything but TCP after its handshake (the peer of a
+   TCP connection is fixed by connect(), checked there, or by an accept()
+   of someone who reached us: replies pass).  */
+SEC ("cgroup_skb/egress")
+int
+entitle_skb_egress (struct __sk_buff *skb)
+{
+  struct entitle_policy *p = policy ();
+  struct packet pk = {};
+
+  if (!(p->flags & POL_EGRESS))
+    return 1;
+  if (parse (skb, &pk) < 0 || pk.source_routed)
+    return 0;
+  if (pk.proto == IPPROTO_TCP && (pk.tcp_flags & (TCP_SYN | TCP_ACK)) != TCP_SYN)
+    return 1;
+  return egress_allowed (p, pk.family, pk.addr, pk.port);
+}
+
+/* Every packet the container's sockets receive: under network.bind, no
+   peer opens a connection to, or sends a datagram to an unconnected
+   socket on, a port the list does not name (a port the kernel chose for
+   bind(0), listen() or sendto() without bind included).  Replies on the
+   container's own connections pass: TCP segments other than a bare SYN,
+   datagrams to a connected socket.  */
+SEC ("cgroup_skb/ingress")
+int
+entitle_skb_ingress (struct __sk_buff *skb)
+{
+  struct entitle_policy *p = policy ();
+  struct packet pk = {};
+  struct bpf_sock *sk;
+
+  if (!(p->flags & POL_BIND) || parse (skb, &pk) < 0 || in_ranges (p->bind, p->n_bind, pk.port))
+    return 1;
+  if (pk.proto == IPPROTO_TCP)
+    return (pk.tcp_flags & (TCP_SYN | TCP_ACK)) != TCP_SYN;
+  if (pk.proto != IPPROTO_UDP && pk.proto != IPPROTO_UDPLITE)
+    return 1;
+  sk = skb->sk;
+  if (sk)
+    sk = bpf_sk_fullsock (sk);
+  return sk != NULL && sk->state == TCP_ESTABLISHED;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -18,34 +19,8 @@
 #include "loader.h"
 #include "utils.h"
 
-static const struct
-{
-  const char *name;
-  enum bpf_attach_type type;
-} progs[ENTITLE_PROG_COUNT] = {
-  [ENTITLE_PROG_SOCK_CREATE] = { "entitle_sock_create", BPF_CGROUP_INET_SOCK_CREATE },
-  [ENTITLE_PROG_CONNECT4] = { "entitle_connect4", BPF_CGROUP_INET4_CONNECT },
-  [ENTITLE_PROG_CONNECT6] = { "entitle_connect6", BPF_CGROUP_INET6_CONNECT },
-  [ENTITLE_PROG_SENDMSG4] = { "entitle_sendmsg4", BPF_CGROUP_UDP4_SENDMSG },
-  [ENTITLE_PROG_SENDMSG6] = { "entitle_sendmsg6", BPF_CGROUP_UDP6_SENDMSG },
-  [ENTITLE_PROG_BIND4] = { "entitle_bind4", BPF_CGROUP_INET4_BIND },
-  [ENTITLE_PROG_BIND6] = { "entitle_bind6", BPF_CGROUP_INET6_BIND },
-  [ENTITLE_PROG_SYSCTL] = { "entitle_sysctl", BPF_CGROUP_SYSCTL },
-};
-
-static const char *const maps[ENTITLE_MAP_COUNT] = {
-  [ENTITLE_MAP_POLICY] = "entitle_policy",
-  [ENTITLE_MAP_EGRESS4] = "entitle_egress4",
-  [ENTITLE_MAP_EGRESS6] = "entitle_egress6",
-  [ENTITLE_MAP_SYSCTLS] = "entitle_sysctls",
-  [ENTITLE_MAP_OWNERS] = "entitle_owners",
-};
-
-const char *
-entitle_bpf_prog_name (int prog)
-{
-  return progs[prog].name + strlen ("entitle_");
-}
+#define POLICY_MAP  "entitle_policy"
+#define VERSION_PIN ENTITLE_BPF_DIR "/entitle_version"
 
 /* libbpf's own messages: warnings only, on stderr where the runtime
    shows a failed hook's output.  */
@@ -73,29 +48,34 @@ ensure_bpffs (entitle_error_t *err)
   return 0;
 }
 
+static void
+pin_path (char *buf, size_t len, const char *name)
+{
+  snprintf (buf, len, "%s/%s", ENTITLE_BPF_DIR, name);
+}
+
 static int
 get_pins (struct entitle_bpf_s *b)
 {
   char path[256];
   int i;
 
-  for (i = 0; i < ENTITLE_PROG_COUNT; i++)
+  for (i = 0; i < ATTACH_COUNT; i++)
     {
-      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, progs[i].name);
+      if (entitle_attach_points[i].program == NULL)
+        continue;
+      pin_path (path, sizeof (path), entitle_attach_points[i].program);
       if ((b->prog[i] = bpf_obj_get (path)) < 0)
         return -errno;
     }
-  for (i = 0; i < ENTITLE_MAP_COUNT; i++)
-    {
-      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, maps[i]);
-      if ((b->map[i] = bpf_obj_get (path)) < 0)
-        return -errno;
-    }
+  pin_path (path, sizeof (path), POLICY_MAP);
+  if ((b->policy = bpf_obj_get (path)) < 0)
+    return -errno;
   return 0;
 }
 
-/* Load the object once: maps pin themselves by name, programs are pinned
-   here (a stale pin of the same name is replaced).  */
+/* Load the object once: the map pins itself by name, programs are pinned
+   here.  */
 static int
 load_and_pin (entitle_error_t *err)
 {
@@ -114,11 +94,14 @@ load_and_pin (entitle_error_t *err)
       errno = -ret;
       return entitle_make_sys_error (err, "load the BPF programs");
     }
-  for (i = 0; i < ENTITLE_PROG_COUNT && ret == 0; i++)
+  for (i = 0; i < ATTACH_COUNT && ret == 0; i++)
     {
-      struct bpf_program *p = bpf_object__find_program_by_name (skel->obj, progs[i].name);
-      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, progs[i].name);
-      unlink (path);
+      const char *name = entitle_attach_points[i].program;
+      struct bpf_program *p = name ? bpf_object__find_program_by_name (skel->obj, name) : NULL;
+
+      if (name == NULL)
+        continue;
+      pin_path (path, sizeof (path), name);
       if (p == NULL || (ret = bpf_program__pin (p, path)) < 0)
         {
           errno = p ? -ret : ENOENT;
@@ -132,9 +115,7 @@ load_and_pin (entitle_error_t *err)
 /* Which build of the programs is pinned: a hash of the embedded object,
    kept in a one-entry map next to them.  After an upgrade the old pins
    are replaced, not reused (containers started before keep the programs
-   they were attached with, and their maps, until they go).  */
-#define VERSION_PIN ENTITLE_BPF_DIR "/entitle_version"
-
+   they were attached with, and their policy, until their cgroup goes).  */
 static uint64_t
 object_hash (void)
 {
@@ -175,36 +156,28 @@ pin_version (entitle_error_t *err)
   return 0;
 }
 
-/* Unpin another build's objects (attached programs stay where they are).  */
+/* Unpin whatever another build left in the directory, whatever it named
+   it (attached programs stay where they are).  */
 static void
-unpin_all (void)
+unpin_all (int dir)
 {
-  char path[256];
-  int i;
+  cleanup_dir DIR *d = fdopendir (dup (dir));
+  struct dirent *e;
 
-  for (i = 0; i < ENTITLE_PROG_COUNT; i++)
-    {
-      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, progs[i].name);
-      unlink (path);
-    }
-  for (i = 0; i < ENTITLE_MAP_COUNT; i++)
-    {
-      snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_DIR, maps[i]);
-      unlink (path);
-    }
-  unlink (VERSION_PIN);
+  while (d && (e = readdir (d)) != NULL)
+    if (e->d_name[0] != '.')
+      unlinkat (dir, e->d_name, 0);
 }
 
 static void
 close_all (struct entitle_bpf_s *b)
 {
   int i;
-  for (i = 0; i < ENTITLE_PROG_COUNT; i++)
+  for (i = 0; i < ATTACH_COUNT; i++)
     if (b->prog[i] >= 0)
       close (get_and_reset_fd (&b->prog[i]));
-  for (i = 0; i < ENTITLE_MAP_COUNT; i++)
-    if (b->map[i] >= 0)
-      close (get_and_reset_fd (&b->map[i]));
+  if (b->policy >= 0)
+    close (get_and_reset_fd (&b->policy));
 }
 
 void
@@ -219,10 +192,9 @@ entitle_bpf_open (struct entitle_bpf_s *b, bool create, entitle_error_t *err)
   cleanup_close int dir = -1;
   int i, ret;
 
-  for (i = 0; i < ENTITLE_PROG_COUNT; i++)
+  for (i = 0; i < ATTACH_COUNT; i++)
     b->prog[i] = -1;
-  for (i = 0; i < ENTITLE_MAP_COUNT; i++)
-    b->map[i] = -1;
+  b->policy = -1;
   if (!create)
     return get_pins (b) == 0 ? 1 : (close_all (b), 0);
   if (ensure_bpffs (err) < 0)
@@ -236,7 +208,7 @@ entitle_bpf_open (struct entitle_bpf_s *b, bool create, entitle_error_t *err)
   if (pinned_is_ours () && get_pins (b) == 0)
     return 1;
   close_all (b);
-  unpin_all ();
+  unpin_all (dir);
   if (load_and_pin (err) < 0 || pin_version (err) < 0)
     return -1;
   if ((ret = get_pins (b)) < 0)

@@ -4,79 +4,49 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "bpf-plan.h"
+#include "attach.h"
 #include "cgroup.h"
 #include "error.h"
 #include "policy.h"
 
-/* entitle's shared BPF objects: programs and maps pinned once under
-   ENTITLE_BPF_DIR and reused by every container; per container only map
-   entries (keyed by cgroup id) and cgroup attachments, which the kernel
-   drops with the cgroup.  */
+/* entitle's shared BPF objects: the programs and the policy storage map,
+   loaded and pinned once under ENTITLE_BPF_DIR and reused by every
+   container.  Per container there is only what the kernel keeps with the
+   cgroup: the attachments and the storage value (bpf/policy.h).  */
 
 #define ENTITLE_BPF_FS  "/sys/fs/bpf"
 #define ENTITLE_BPF_DIR ENTITLE_BPF_PINS
 
-enum
-{
-  ENTITLE_PROG_SOCK_CREATE,
-  ENTITLE_PROG_CONNECT4,
-  ENTITLE_PROG_CONNECT6,
-  ENTITLE_PROG_SENDMSG4,
-  ENTITLE_PROG_SENDMSG6,
-  ENTITLE_PROG_BIND4,
-  ENTITLE_PROG_BIND6,
-  ENTITLE_PROG_SYSCTL,
-  ENTITLE_PROG_COUNT,
-};
-
-enum
-{
-  ENTITLE_MAP_POLICY,
-  ENTITLE_MAP_EGRESS4,
-  ENTITLE_MAP_EGRESS6,
-  ENTITLE_MAP_SYSCTLS,
-  ENTITLE_MAP_OWNERS,
-  ENTITLE_MAP_COUNT,
-};
-
 struct entitle_bpf_s
 {
-  int prog[ENTITLE_PROG_COUNT];
-  int map[ENTITLE_MAP_COUNT];
+  int prog[ATTACH_COUNT]; /**< -1 for points without a program */
+  int policy;             /**< the cgroup storage map */
 };
-
-/** The program's name (as pinned) and its attach type name ("connect4").  */
-const char *entitle_bpf_prog_name (int prog);
 
 /**
  * Open the pinned objects.  With @create, load and pin them first if they
- * are not there (mounting bpffs if needed); without, return 0 when they
- * are not there.  Returns 1 when open.
+ * are not there or another build pinned them (mounting bpffs if needed);
+ * without, return 0 when they are not there.  Returns 1 when open.
  */
 int entitle_bpf_open (struct entitle_bpf_s *b, bool create, entitle_error_t *err);
 
 void entitle_bpf_close (struct entitle_bpf_s *b);
 
-/** Write @plan for the cgroup @cgroup_id into the maps.  */
-int entitle_bpf_install (struct entitle_bpf_s *b, const struct entitle_bpf_plan_s *plan, uint64_t cgroup_id,
+/**
+ * Attach the programs of the points in @attach (ATTACH_BIT mask) to the
+ * cgroup @cgfd (BPF_F_ALLOW_MULTI: the kernel drops them with the
+ * cgroup).  A program attached there already stays as it is.
+ */
+int entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, entitle_error_t *err);
+
+/**
+ * Write @policy into the storage of the cgroup @cgroup_id, which exists
+ * once a program is attached there (entitle_bpf_attach first).
+ */
+int entitle_bpf_install (struct entitle_bpf_s *b, const struct entitle_policy *policy, uint64_t cgroup_id,
                          entitle_error_t *err);
 
-/** Attach the programs of @plan to the cgroup @cgfd (BPF_F_ALLOW_MULTI).  */
-int entitle_bpf_attach (struct entitle_bpf_s *b, const struct entitle_bpf_plan_s *plan, int cgfd,
-                        entitle_error_t *err);
-
-/** Remove every map entry of @cgroup_id.  */
-void entitle_bpf_forget (struct entitle_bpf_s *b, uint64_t cgroup_id);
-
-/** The owner record of "ROOT\nID": 1 found, 0 not, negative error.  */
-int entitle_bpf_owner_get (struct entitle_bpf_s *b, const char *root, const char *id,
-                           struct entitle_owner *out, entitle_error_t *err);
-int entitle_bpf_owner_put (struct entitle_bpf_s *b, const char *root, const char *id,
-                           const struct entitle_owner *owner, entitle_error_t *err);
-void entitle_bpf_owner_del (struct entitle_bpf_s *b, const char *root, const char *id);
-
-/** Forget every owner whose cgroup is gone (@alive says); returns how many.  */
-int entitle_bpf_collect (struct entitle_bpf_s *b, int (*alive) (uint64_t cgroup_id, void *arg), void *arg);
+/** The policy the cgroup @cgroup_id has: 1 found, 0 none.  */
+int entitle_bpf_policy_get (struct entitle_bpf_s *b, uint64_t cgroup_id, struct entitle_policy *out);
 
 #endif

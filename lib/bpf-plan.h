@@ -4,40 +4,39 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "entitlements.h"
 #include "error.h"
 #include "json.h"
 #include "policy.h"
 
 /* What the cgroup programs must enforce for one container, computed from
-   its applied entitlements and its config (no libbpf here: the hook writes
-   the plan into the maps).  */
-
-struct entitle_egress_rule_s
-{
-  int family; /**< AF_INET or AF_INET6 */
-  unsigned char addr[16];
-  unsigned len;
-  struct entitle_ports ports; /**< its own ports and those of every covering rule */
-};
+   its final set of entitlements and its config (no libbpf here: the hook
+   writes the plan into the kernel, the shim checks it before the runtime
+   starts anything).  */
 
 struct entitle_bpf_plan_s
 {
-  struct entitle_policy policy; /**< cgroup_id is set by the hook */
-  struct entitle_egress_rule_s *egress;
-  size_t n_egress;
-  char **sysctls;  /**< keys the config sets, as "net/ipv4/ip_forward" */
-  char **needs;    /**< the applied entitlements that need cgroup BPF */
-  unsigned attach; /**< PROBE_CG_* programs to attach */
+  struct entitle_policy policy; /**< the cgroup's storage value */
+  unsigned attach;              /**< the programs to attach (ATTACH_BIT mask) */
 };
 
 /**
- * Build the plan for @applied (NULL-terminated, as io.entitle.applied
- * lists it) and @spec (the config.json, for linux.sysctl).  Returns 1 when
- * there is something to enforce, 0 when not, or a negative error.
+ * Build the plan for @set and @spec (the config.json, for linux.sysctl).
+ * Returns 1 when there is something to enforce, 0 when not, or a negative
+ * error when the request is beyond what the programs hold (more rules,
+ * ranges or keys than bpf/policy.h allows): bad input, refused whatever
+ * `on_unenforceable` says.
  */
-int entitle_bpf_plan (struct entitle_bpf_plan_s *plan, char *const *applied, const json_t *spec,
+int entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *set, const json_t *spec,
                       entitle_error_t *err);
 
-void entitle_bpf_plan_free (struct entitle_bpf_plan_s *plan);
+/**
+ * The entitlements of @set whose cgroup programs include one of @attach,
+ * quoted for a message ("`a`, `b`"; malloc'd).
+ */
+char *entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach);
+
+/** The programs @set needs (ATTACH_BIT mask).  */
+unsigned entitle_bpf_needed (const struct entitle_set_s *set);
 
 #endif

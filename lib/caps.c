@@ -98,9 +98,24 @@ materialize (struct entitle_ctx_s *ctx, json_t *process)
   return caps;
 }
 
+/* Remove from @set every capability that is not in @keep.  */
+static void
+bound (json_t *set, char *const *keep)
+{
+  size_t i;
+  for (i = 0; set && set->type == JSON_ARRAY && i < set->n;)
+    {
+      const char *c = json_string (set->items[i]);
+      if (c && !entitle_strv_has (keep, c))
+        json_remove_at (set, i);
+      else
+        i++;
+    }
+}
+
 int
-entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add,
-                    char *const *drop, entitle_error_t *err)
+entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add, char *const *drop,
+                    char *const *keep, entitle_error_t *err)
 {
   json_t *caps;
   cap_value_t v;
@@ -111,8 +126,12 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
       entitle_log_debug (ctx->log, "capability `%s` is unknown here: nothing to drop", *p);
   caps = materialize (ctx, process);
   for (i = 0; i < 5; i++)
-    for (char *const *p = drop; p && *p; p++)
-      drop_from (json_get (caps, entitle_cap_sets[i]), *p);
+    {
+      for (char *const *p = drop; p && *p; p++)
+        drop_from (json_get (caps, entitle_cap_sets[i]), *p);
+      if (keep)
+        bound (json_get (caps, entitle_cap_sets[i]), keep);
+    }
   for (char *const *p = add; p && *p; p++)
     {
       if (entitle_strv_has (drop, *p))

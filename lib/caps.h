@@ -8,13 +8,14 @@
 
 /**
  * Edit process.capabilities of @process: remove every name in @drop from
- * all five sets (ambient too), then add each name in @add that is not
- * dropped.  An added capability that entitle's own bounding set lacks is
- * left out with a warning: runc would fail the container for it.
- * Names are checked with libcap.
+ * all five sets (ambient too), and with @keep every name not in @keep
+ * (an upper bound), then add each name in @add that is not dropped.  An
+ * added capability that entitle's own bounding set lacks is left out
+ * with a warning: runc would fail the container for it.  Names are
+ * checked with libcap.
  */
 int entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add,
-                        char *const *drop, entitle_error_t *err);
+                        char *const *drop, char *const *keep, entitle_error_t *err);
 
 /** Is @name held in the bounding set of @process? */
 bool entitle_caps_bounding_has (const json_t *process, const char *name);

@@ -4,26 +4,30 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "attach.h"
 #include "catalogue.h"
+#include "policy.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* What security.confined and security.view take away from a
-   Docker-default-level profile: debugging, kernel-wide state, namespaces
-   and mounts, and the big attack surfaces (bpf, io_uring, userfaultfd).  */
-#define CONFINED_SYSCALLS                                                     \
-  "ptrace", "userfaultfd", "bpf", "perf_event_open", "keyctl", "add_key",     \
-      "request_key", "io_uring_setup", "io_uring_enter", "io_uring_register", \
-      "unshare", "setns", "mount", "umount", "umount2", "fsopen", "fsmount",  \
-      "fsconfig", "fspick", "move_mount", "open_tree", "mount_setattr",       \
-      "kexec_load", "kexec_file_load", "init_module", "finit_module",         \
+   Docker-default-level profile: debugging (ptrace and its primitives
+   process_vm_readv/writev), kernel-wide state, namespaces and mounts, and
+   the big attack surfaces (bpf, io_uring, userfaultfd).  */
+#define CONFINED_SYSCALLS                                                       \
+  "ptrace", "process_vm_readv", "process_vm_writev", "userfaultfd", "bpf",      \
+      "perf_event_open", "keyctl", "add_key", "request_key", IO_URING_SYSCALLS, \
+      "unshare", "setns", "mount", "umount", "umount2", "fsopen", "fsmount",    \
+      "fsconfig", "fspick", "move_mount", "open_tree", "mount_setattr",         \
+      "kexec_load", "kexec_file_load", "init_module", "finit_module",           \
       "delete_module", "create_module", "reboot"
 
-#define CONFINED_CAPS                                                     \
-  "CAP_MAC_ADMIN", "CAP_MAC_OVERRIDE", "CAP_DAC_OVERRIDE", "CAP_SETPCAP", \
-      "CAP_SETFCAP", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_PTRACE",        \
-      "CAP_FSETID", "CAP_SYS_MODULE", "CAP_SYSLOG", "CAP_SYS_RAWIO",      \
-      "CAP_SYS_ADMIN", "CAP_LINUX_IMMUTABLE", "CAP_SYS_RESOURCE"
+/* The most security.confined leaves (DESIGN §7): Docker's default set
+   without what confinement takes away.  security.view keeps
+   CAP_DAC_READ_SEARCH as well.  */
+#define CONFINED_KEEP                                                            \
+  "CAP_CHOWN", "CAP_FOWNER", "CAP_MKNOD", "CAP_NET_RAW", "CAP_NET_BIND_SERVICE", \
+      "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE"
 
 /* libentitlement's 25 admin capabilities but CAP_SYS_MODULE, which only
    host.modules.admin gives.  */
@@ -44,6 +48,17 @@
    needs it (DESIGN §3).  */
 #define KEYRING_SYSCALLS "keyctl", "add_key", "request_key"
 #define KEXEC_SYSCALLS   "kexec_load", "kexec_file_load"
+/* IORING_OP_SOCKET makes sockets that no seccomp rule on socket() sees.  */
+#define IO_URING_SYSCALLS "io_uring_setup", "io_uring_enter", "io_uring_register"
+
+/* The cgroup programs an egress allowlist needs: the destination of every
+   connect and datagram, and of every packet whatever sent it (raw, ping
+   and source-routed packets, kernel threads on the container's sockets);
+   sock_create refuses raw sockets.  */
+#define EGRESS_ATTACH                                                                         \
+  (ATTACH_BIT (ATTACH_CONNECT4) | ATTACH_BIT (ATTACH_CONNECT6) | ATTACH_BIT (ATTACH_SENDMSG4) \
+   | ATTACH_BIT (ATTACH_SENDMSG6) | ATTACH_BIT (ATTACH_SOCK_CREATE) | ATTACH_BIT (ATTACH_SKB_EGRESS))
+#define BIND_ATTACH (ATTACH_BIT (ATTACH_BIND4) | ATTACH_BIT (ATTACH_BIND6))
 
 /* Sorted by name: entitle_catalogue_find () searches it in halves, and a
    unit test checks the order.  The ladders read narrow to wide.  */
@@ -61,22 +76,24 @@ static const struct entitle_entry_s catalogue[] = {
   { .name = "host.processes.none", .domain = DOMAIN_PROCESSES, .rung = 1, .fx = FX_NEW_PIDNS, .summary = "see only the container's processes (own pid namespace)" },
 
   /* network.*: the ladder none < user < proxy < admin < host, and the
-     modifiers that the cgroup BPF programs enforce.  */
+     modifiers that the cgroup BPF programs enforce.  Only network.none
+     changes the network namespace the engine chose (DESIGN §7: a
+     host-network pod that asks for network.user keeps its network).  */
   { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4, .cap_add = L (NETWORK_ADMIN_CAPS), .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
-  { .name = "network.bind", .value = true, .fx = FX_CGROUP_BPF, .summary = "only these ports may be bound" },
-  { .name = "network.bind-map", .value = true, .fx = FX_CGROUP_BPF, .summary = "rewrite the port of a bind (FROM:TO)" },
-  { .name = "network.egress", .value = true, .fx = FX_CGROUP_BPF, .summary = "connect and send only to these destinations" },
+  { .name = "network.bind", .value = true, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .summary = "only these ports may be bound and reached" },
+  { .name = "network.bind-map", .value = true, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .summary = "rewrite the port of a bind (FROM:TO)" },
+  { .name = "network.egress", .value = true, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, and no source-routed packet; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .summary = "connect and send only to these destinations; no raw or packet sockets" },
   { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true, .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS, .summary = "BuildKit's name: the host's network namespace, with network.admin" },
-  { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1, .cap_drop = L (NETWORK_ADMIN_CAPS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX | FX_CGROUP_BPF, .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
-  { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3, .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"), .cap_drop = L ("CAP_NET_ADMIN"), .fx = FX_NEW_NETNS, .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
-  { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_NEW_NETNS | FX_SOCK_USER | FX_CGROUP_BPF, .summary = "talk to the network as a user: no raw or packet sockets" },
+  { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1, .cap_drop = L (NETWORK_ADMIN_CAPS), .sys_deny = L (IO_URING_SYSCALLS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX, .policy = POL_SOCK_UNIX_ONLY, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: inet and inet6 sockets denied (the kernel runs it for those families only; seccomp denies the others)", .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
+  { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3, .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"), .cap_drop = L ("CAP_NET_ADMIN"), .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
+  { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_SOCK_USER, .policy = POL_SOCK_NO_RAW, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: raw inet sockets denied (packet sockets: seccomp and the dropped CAP_NET_RAW)", .summary = "talk to the network as a user: no raw or packet sockets" },
 
   /* security.*: the ladder confined < view < admin < insecure.  */
   { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .sys_allow = L (KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
-  { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1, .cap_drop = L (CONFINED_CAPS, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY | FX_CGROUP_BPF, .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
+  { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1, .cap_keep = L (CONFINED_KEEP), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY, .policy = POL_SYSCTL_RO, .attach = ATTACH_BIT (ATTACH_SYSCTL), .bpf_text = "sysctl: writes denied except to the keys linux.sysctl sets", .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
   { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS, KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_DEV_ALL | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
   { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"), .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"), .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
-  { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2, .cap_drop = L (CONFINED_CAPS, "CAP_AUDIT_READ"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PERSONALITY, .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
+  { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2, .cap_keep = L (CONFINED_KEEP, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PERSONALITY, .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
 };
 
 /* Docker's profile gates these on capabilities (clone and clone3 are
@@ -168,8 +185,8 @@ static const struct entitle_fx_text_s fx_texts[] = {
   { FX_SYS_RO, "paths", "/sys read-only, /proc/kcore masked" },
   { FX_CLEAR_RO, "paths", "readonlyPaths cleared" },
   { FX_UNMASK, "paths", "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
-  { FX_SOCK_UNIX, "seccomp", "socket() and socketpair() for AF_UNIX only; socketcall denied" },
-  { FX_SOCK_USER, "seccomp", "no AF_PACKET, no raw inet sockets; socketcall denied" },
+  { FX_SOCK_UNIX, "seccomp", "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_SOCK_USER, "seccomp", "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
   { FX_NO_DEV_MKNOD, "seccomp", "mknod and mknodat of device nodes denied" },
   { FX_PERSONALITY, "seccomp", "personality() for PER_LINUX (and the query) only" },
   { FX_DEV_DEFAULT, "device cgroup", "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
@@ -183,30 +200,6 @@ entitle_fx_texts (size_t *n)
 {
   *n = sizeof (fx_texts) / sizeof (fx_texts[0]);
   return fx_texts;
-}
-
-/* The attach types each needs are in lib/bpf-plan.c
-   (entitle_probe_cg_needed).  */
-static const struct
-{
-  const char *name, *text;
-} cgroup_bpf_texts[] = {
-  { "network.bind", "bind4/6: only these ports may be bound" },
-  { "network.bind-map", "bind4/6: the port of a bind is rewritten" },
-  { "network.egress", "connect4/6 and sendmsg4/6: only these destinations (loopback is not special)" },
-  { "network.none", "sock_create: inet and inet6 sockets denied (the kernel runs it for those families only; seccomp denies the others)" },
-  { "network.user", "sock_create: raw inet sockets denied (packet sockets: seccomp)" },
-  { "security.confined", "sysctl: writes denied except to the keys linux.sysctl sets" },
-};
-
-const char *
-entitle_cgroup_bpf_text (const char *name)
-{
-  size_t i;
-  for (i = 0; i < sizeof (cgroup_bpf_texts) / sizeof (cgroup_bpf_texts[0]); i++)
-    if (strcmp (cgroup_bpf_texts[i].name, name) == 0)
-      return cgroup_bpf_texts[i].text;
-  return NULL;
 }
 
 static bool

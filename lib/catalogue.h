@@ -28,7 +28,6 @@ enum
   FX_NO_DEV_MKNOD = 1u << 12,   /* mknod of device nodes denied */
   FX_PERSONALITY = 1u << 13,    /* personality(): PER_LINUX (and the query) only */
   FX_LSM_UNCONFINED = 1u << 14, /* AppArmor unconfined, SELinux spc_t */
-  FX_CGROUP_BPF = 1u << 15,     /* needs cgroup BPF programs (bpf/) */
   FX_LANDLOCK = 1u << 16,       /* needs the in-container Landlock helper */
   FX_DEV_DEFAULT = 1u << 17,    /* device cgroup: only the default devices */
   FX_DEV_ALL = 1u << 18,        /* device cgroup: every device */
@@ -52,10 +51,16 @@ struct entitle_entry_s
   bool value;       /**< takes `=VALUE` (and may repeat) */
   bool exact_grant; /**< granted by exact name only, never by a glob */
   const char *const *cap_add;
-  const char *const *cap_drop;
+  const char *const *cap_drop;  /**< taken away, even where another row adds them */
+  const char *const *cap_keep;  /**< an upper bound: every other capability goes, but
+                                     what another row adds (cap_add) is added after it */
   const char *const *sys_deny;  /**< blocked whatever the arguments */
   const char *const *sys_allow; /**< allowed (beyond what added capabilities gate) */
   unsigned fx;
+  unsigned policy;                /**< POL_* bits for the cgroup programs (bpf/policy.h) */
+  unsigned attach;                /**< the cgroup programs it needs (ATTACH_BIT mask) */
+  const char *bpf_text;           /**< what those programs do, for people */
+  const char *const *contradicts; /**< rows that cannot be in force with this one */
   const char *summary;
 };
 
@@ -69,8 +74,8 @@ const struct entitle_entry_s *entitle_catalogue_rows (size_t *n);
 const char *entitle_domain_name (enum entitle_domain domain);
 
 /* People's words for the FX_* effects, with the mechanism that applies
-   each: what `entitle explain` and entitlements(7) print.  FX_CGROUP_BPF
-   has no row: entitle_cgroup_bpf_text says what it does per entitlement.  */
+   each: what `entitle explain` and entitlements(7) print.  The cgroup
+   programs are described by each row's bpf_text.  */
 struct entitle_fx_text_s
 {
   unsigned fx;
@@ -80,9 +85,6 @@ struct entitle_fx_text_s
 
 /** The FX_* texts, in the order they read best; @n receives the count. */
 const struct entitle_fx_text_s *entitle_fx_texts (size_t *n);
-
-/** What the cgroup BPF programs do for the row named @name, or NULL. */
-const char *entitle_cgroup_bpf_text (const char *name);
 
 /* Capability-gated syscalls, as engines expand Docker's profile: a
    syscall is allowed when any capability listed for it is held.  */

@@ -8,6 +8,8 @@
 #include "compile.h"
 #include "hooks.h"
 #include "devices.h"
+#include "namespaces.h"
+#include "paths.h"
 #include "resolve.h"
 #include "seccomp-plan.h"
 #include "utils.h"
@@ -17,6 +19,8 @@ struct effects
 {
   char **cap_add, **cap_drop, **sys_deny, **sys_allow;
   size_t n_add, n_drop, n_deny, n_allow;
+  char **cap_keep; /**< the intersection of the rows' upper bounds, or NULL: none */
+  size_t n_keep;
   unsigned fx;
 };
 
@@ -28,9 +32,9 @@ strv_add (char ***v, size_t *n, const char *s)
     if (strcmp ((*v)[i], s) == 0)
       return;
   *v = realloc (*v, (*n + 2) * sizeof (char *));
-  if (*v == NULL)
+  if (*v == NULL || (s = strdup (s)) == NULL)
     abort ();
-  (*v)[(*n)++] = strdup (s);
+  (*v)[(*n)++] = (char *)s;
   (*v)[*n] = NULL;
 }
 
@@ -46,10 +50,39 @@ effects_free (struct effects *e)
 {
   cleanup_strvp (&e->cap_add);
   cleanup_strvp (&e->cap_drop);
+  cleanup_strvp (&e->cap_keep);
   cleanup_strvp (&e->sys_deny);
   cleanup_strvp (&e->sys_allow);
 }
 #define cleanup_effects __attribute__ ((cleanup (effects_free)))
+
+/* Two upper bounds (confined and view never meet: one ladder) keep what
+   both keep.  */
+static void
+keep_also (struct effects *e, const char *const *keep)
+{
+  size_t i = 0;
+
+  if (e->cap_keep == NULL)
+    {
+      strv_add_all (&e->cap_keep, &e->n_keep, keep);
+      return;
+    }
+  while (i < e->n_keep)
+    {
+      bool kept = false;
+      for (const char *const *k = keep; *k; k++)
+        kept |= strcmp (*k, e->cap_keep[i]) == 0;
+      if (kept)
+        i++;
+      else
+        {
+          free (e->cap_keep[i]);
+          memmove (&e->cap_keep[i], &e->cap_keep[i + 1], (e->n_keep - i) * sizeof (char *));
+          e->n_keep--;
+        }
+    }
+}
 
 static void
 effects_of (const struct entitle_set_s *set, struct effects *e)
@@ -62,8 +95,20 @@ effects_of (const struct entitle_set_s *set, struct effects *e)
       strv_add_all (&e->cap_drop, &e->n_drop, r->cap_drop);
       strv_add_all (&e->sys_deny, &e->n_deny, r->sys_deny);
       strv_add_all (&e->sys_allow, &e->n_allow, r->sys_allow);
+      if (r->cap_keep)
+        keep_also (e, r->cap_keep);
       e->fx |= r->fx;
     }
+}
+
+/* Is @cap taken away: dropped, or outside the upper bound and not added
+   by another row?  */
+static bool
+removes (const struct effects *e, const char *cap)
+{
+  if (entitle_strv_has (e->cap_drop, cap))
+    return true;
+  return e->cap_keep && !entitle_strv_has (e->cap_keep, cap) && !entitle_strv_has (e->cap_add, cap);
 }
 
 /* Restrictions that need mechanisms this tree does not have yet (cgroup
@@ -86,93 +131,6 @@ check_enforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, e
   return 0;
 }
 
-static void
-add_path (json_t *linux_, const char *key, const char *path)
-{
-  json_t *a = json_get_or_add (linux_, key, JSON_ARRAY);
-  if (json_array_find_string (a, path) < 0)
-    json_push (a, json_new_string (path));
-}
-
-/* Kernel memory and firmware stay hidden even from device admins.  */
-static void
-unmask (json_t *linux_)
-{
-  static const char *const keep[] = { "/proc/kcore", "/proc/keys", "/proc/sysrq-trigger",
-                                      "/sys/firmware" };
-  json_t *m = json_get (linux_, "maskedPaths");
-  size_t i, k;
-
-  for (i = 0; m && m->type == JSON_ARRAY && i < m->n;)
-    {
-      const char *p = json_string (m->items[i]);
-      bool kept = false;
-      for (k = 0; p && k < sizeof (keep) / sizeof (keep[0]); k++)
-        kept |= strcmp (p, keep[k]) == 0;
-      if (kept)
-        i++;
-      else
-        json_remove_at (m, i);
-    }
-}
-
-/* Widening first, restrictions after: a restriction always wins.  */
-static void
-apply_paths (json_t *linux_, unsigned fx)
-{
-  /* Emptied in place: json_set would move the key, and compiling twice
-     must give the same bytes.  */
-  if (fx & FX_CLEAR_RO)
-    {
-      json_t *ro = json_get_or_add (linux_, "readonlyPaths", JSON_ARRAY);
-      while (ro->n > 0)
-        json_remove_at (ro, ro->n - 1);
-    }
-  if (fx & FX_UNMASK)
-    unmask (linux_);
-  if (fx & FX_MASK_NET)
-    {
-      add_path (linux_, "maskedPaths", "/proc/sys/net");
-      add_path (linux_, "maskedPaths", "/sys/class/net");
-    }
-  if (fx & FX_PROC_SYS_RO)
-    add_path (linux_, "readonlyPaths", "/proc/sys");
-  if (fx & FX_SYS_RO)
-    {
-      add_path (linux_, "readonlyPaths", "/sys");
-      add_path (linux_, "maskedPaths", "/proc/kcore");
-    }
-}
-
-static long
-find_namespace (const json_t *ns, const char *type)
-{
-  size_t i;
-  for (i = 0; ns && ns->type == JSON_ARRAY && i < ns->n; i++)
-    {
-      const char *t = json_string (json_get (ns->items[i], "type"));
-      if (t && strcmp (t, type) == 0)
-        return (long)i;
-    }
-  return -1;
-}
-
-/* A namespace given by path (a Kubernetes pod's) is never replaced.  */
-static void namespace(json_t *linux_, const char *type, bool add, bool remove)
-{
-  json_t *ns = json_get_or_add (linux_, "namespaces", JSON_ARRAY);
-  long at = find_namespace (ns, type);
-
-  if (remove && at >= 0)
-    json_remove_at (ns, (size_t)at);
-  else if (add && at < 0)
-    {
-      json_t *n = json_new (JSON_OBJECT);
-      json_set (n, "type", json_new_string (type));
-      json_push (ns, n);
-    }
-}
-
 bool
 entitle_apparmor_enabled (struct entitle_ctx_s *ctx)
 {
@@ -192,29 +150,36 @@ entitle_selinux_enabled (struct entitle_ctx_s *ctx)
   return ctx->selinux_enabled;
 }
 
+static int
+apply_process (struct entitle_ctx_s *ctx, json_t *process, const struct effects *e, entitle_error_t *err)
+{
+  int ret;
+
+  ret = entitle_caps_apply (ctx, process, e->cap_add, e->cap_drop, e->cap_keep, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (e->fx & FX_NNP)
+    json_set (process, "noNewPrivileges", json_new_bool (true));
+  /* Relax only the LSMs the host runs: a label it cannot apply would fail
+     the container.  */
+  if ((e->fx & FX_LSM_UNCONFINED) && entitle_apparmor_enabled (ctx))
+    json_set (process, "apparmorProfile", json_new_string ("unconfined"));
+  if ((e->fx & FX_LSM_UNCONFINED) && entitle_selinux_enabled (ctx))
+    json_set (process, "selinuxLabel", json_new_string ("system_u:system_r:spc_t:s0"));
+  return 0;
+}
+
 int
 entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struct entitle_set_s *set,
                          entitle_error_t *err)
 {
   cleanup_effects struct effects e = { 0 };
-  int ret;
 
   effects_of (set, &e);
-  ret = entitle_caps_apply (ctx, process, e.cap_add, e.cap_drop, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  if (e.fx & FX_NNP)
-    json_set (process, "noNewPrivileges", json_new_bool (true));
-  /* Relax only the LSMs the host runs: a label it cannot apply would fail
-     the container.  */
-  if ((e.fx & FX_LSM_UNCONFINED) && entitle_apparmor_enabled (ctx))
-    json_set (process, "apparmorProfile", json_new_string ("unconfined"));
-  if ((e.fx & FX_LSM_UNCONFINED) && entitle_selinux_enabled (ctx))
-    json_set (process, "selinuxLabel", json_new_string ("system_u:system_r:spc_t:s0"));
-  return 0;
+  return apply_process (ctx, process, &e, err);
 }
 
-/* A syscall gated on a dropped capability stays allowed only if another
+/* A syscall gated on a capability taken away stays allowed only if another
    capability still held gates it too, or the kernel no longer gates it
    (ptrace from Linux 4.8 on, as Docker's profile).  */
 static void
@@ -225,8 +190,8 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   size_t n, i;
 
   /* A rung's "still deny" yields to another ladder's explicit allowance
-     (security.admin and host.modules.admin load modules); a dropped
-     capability still takes its syscalls away below.  */
+     (security.admin and host.modules.admin load modules); a capability
+     taken away still takes its syscalls away below.  */
   for (char **p = e->sys_deny; p && *p; p++)
     if (!entitle_strv_has (e->sys_allow, *p))
       strv_add (deny, n_deny, *p);
@@ -239,7 +204,7 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
         strv_add_all (allow, n_allow, g[i].syscalls);
     }
   for (i = 0; i < n; i++)
-    if (entitle_strv_has (e->cap_drop, g[i].cap))
+    if (removes (e, g[i].cap))
       for (const char *const *s = g[i].syscalls; *s; s++)
         {
           bool other = entitle_cap_ungated (*s);
@@ -252,7 +217,7 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   plan->deny = *deny;
   plan->allow = *allow;
   plan->fx = e->fx & (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY);
-  plan->clone_no_ns = entitle_strv_has (e->cap_drop, "CAP_SYS_ADMIN");
+  plan->clone_no_ns = removes (e, "CAP_SYS_ADMIN");
   plan->clone_ns = !plan->clone_no_ns && entitle_strv_has (e->cap_add, "CAP_SYS_ADMIN")
                    && entitle_caps_bounding_has (process, "CAP_SYS_ADMIN");
 }
@@ -295,13 +260,14 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   if (UNLIKELY (ret < 0))
     return ret;
   effects_of (set, &e);
-  ret = entitle_compile_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), set, err);
+  ret = apply_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), &e, err);
   if (UNLIKELY (ret < 0))
     return ret;
   linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
-  namespace(linux_, "network", e.fx & FX_NEW_NETNS, e.fx & FX_HOST_NETNS);
-  namespace(linux_, "pid", e.fx & FX_NEW_PIDNS, e.fx & FX_HOST_PIDNS);
-  apply_paths (linux_, e.fx);
+  entitle_namespaces_apply (linux_, e.fx);
+  ret = entitle_paths_apply (linux_, set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   entitle_devices_apply (linux_, e.fx);
   ret = apply_seccomp (ctx, spec, &e, err);
   if (UNLIKELY (ret < 0))

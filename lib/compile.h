@@ -14,12 +14,20 @@
 
 /**
  * Rewrite @spec (a parsed config.json) for the entitlements it requests
- * and the admin config of @ctx.  Returns 1 when @spec was changed, 0 when
- * nothing applies (no entitlement from any source, or a bundle entitle
- * rewrote already), or a negative error: an unknown or conflicting
+ * and the admin config of @ctx; @final receives the set applied.  Returns
+ * 1 when @spec was changed, 0 when nothing applies (no entitlement from
+ * any source), or a negative error: an unknown or conflicting
  * entitlement, a refused grant, an unenforceable restriction.
+ * `io.entitle.applied` is output only: never read.
  */
-int entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, entitle_error_t *err);
+int entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *final,
+                     entitle_error_t *err);
+
+/**
+ * What @spec's `io.entitle.entitlements` asks for (the catalogue version
+ * checked), into @requested; empty when it asks nothing.
+ */
+int entitle_requested (const json_t *spec, struct entitle_set_s *requested, entitle_error_t *err);
 
 /**
  * The final set for @spec: its `io.entitle.entitlements` request resolved

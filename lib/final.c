@@ -33,10 +33,8 @@ check_catalogue (const json_t *annotations, entitle_error_t *err)
 }
 
 int
-entitle_final_set (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle_set_s *final,
-                   entitle_error_t *err)
+entitle_requested (const json_t *spec, struct entitle_set_s *requested, entitle_error_t *err)
 {
-  cleanup_entitle_set struct entitle_set_s requested = { 0 };
   const json_t *annotations, *list;
   int ret;
 
@@ -49,11 +47,19 @@ entitle_final_set (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle
   list = json_get (annotations, ENTITLE_ANNOTATION);
   if (list && list->type != JSON_STRING)
     return entitle_make_error (err, EINVAL, "annotation `%s` must be a string", ENTITLE_ANNOTATION);
-  if (list)
-    {
-      ret = entitle_parse_list (list->text, "annotation `" ENTITLE_ANNOTATION "`", &requested, err);
-      if (UNLIKELY (ret < 0))
-        return ret;
-    }
+  if (list == NULL)
+    return 0;
+  return entitle_parse_list (list->text, "annotation `" ENTITLE_ANNOTATION "`", requested, err);
+}
+
+int
+entitle_final_set (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle_set_s *final,
+                   entitle_error_t *err)
+{
+  cleanup_entitle_set struct entitle_set_s requested = { 0 };
+  int ret = entitle_requested (spec, &requested, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
   return entitle_resolve (ctx->config, &requested, final, err);
 }

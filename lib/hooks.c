@@ -14,7 +14,7 @@ entitle_needs_bpf (const struct entitle_set_s *set)
 {
   size_t i;
   for (i = 0; i < set->n; i++)
-    if (set->items[i].entry->fx & FX_CGROUP_BPF)
+    if (set->items[i].entry->attach)
       return true;
   return false;
 }

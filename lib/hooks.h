@@ -6,7 +6,7 @@
 #include "entitlements.h"
 #include "json.h"
 
-/** Does @set need the cgroup BPF programs (FX_CGROUP_BPF)?  */
+/** Does @set need the cgroup BPF programs (a row with attach points)?  */
 bool entitle_needs_bpf (const struct entitle_set_s *set);
 
 /**

@@ -449,8 +449,8 @@ gen_value (yajl_gen g, const json_t *v)
   return yajl_gen_status_ok;
 }
 
-int
-json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
+static int
+generate (const json_t *v, bool pretty, char **out, size_t *len, entitle_error_t *err)
 {
   yajl_gen g = yajl_gen_alloc (NULL);
   const unsigned char *buf;
@@ -459,7 +459,7 @@ json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
 
   if (g == NULL)
     return entitle_make_error (err, ENOMEM, "yajl_gen_alloc");
-  yajl_gen_config (g, yajl_gen_beautify, 1);
+  yajl_gen_config (g, yajl_gen_beautify, pretty);
   yajl_gen_config (g, yajl_gen_indent_string, "\t");
   yajl_gen_config (g, yajl_gen_validate_utf8, 1);
   st = gen_value (g, v);
@@ -478,6 +478,18 @@ json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
   *len = n;
   yajl_gen_free (g);
   return 0;
+}
+
+int
+json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
+{
+  return generate (v, true, out, len, err);
+}
+
+int
+json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err)
+{
+  return generate (v, false, out, len, err);
 }
 
 json_t *

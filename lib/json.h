@@ -45,6 +45,13 @@ int json_parse (const char *buf, size_t len, json_t **out, entitle_error_t *err)
  */
 int json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err);
 
+/**
+ * Serialise @v without indentation, with a trailing newline: what entitle
+ * writes back for the runtime (a rewrite must not grow a config past what
+ * entitle-hook and the runtimes read).
+ */
+int json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err);
+
 /** Free @v and everything below it; NULL is fine. */
 void json_free (json_t *v);
 

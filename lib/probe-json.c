@@ -28,10 +28,9 @@
      },
      "lsm_cgroup": false,                  BPF_LSM_CGROUP programs load
      "lockdown": "none",                   none, integrity, confidentiality or ""
-     "cgroup_bpf": ["sock_create", ...],   cgroup attach types that load and
-                                           attach: sock_create, connect4,
-                                           connect6, sendmsg4, sendmsg6, bind4,
-                                           bind6, sysctl, device
+     "cgroup_bpf": ["sock_create", ...],   cgroup attach points that load and
+                                           attach, by their names in
+                                           lib/attach.c
      "cgroup2": "/sys/fs/cgroup",          a cgroup v2 mount, or ""
      "landlock_abi": 7,                    0 when absent
      "selinux": false,
@@ -55,18 +54,16 @@ static const struct flag_name seccomp_flag_names[] = {
   { 0, NULL },
 };
 
-static const struct flag_name cgroup_names[] = {
-  { PROBE_CG_SOCK_CREATE, "sock_create" },
-  { PROBE_CG_CONNECT4, "connect4" },
-  { PROBE_CG_CONNECT6, "connect6" },
-  { PROBE_CG_SENDMSG4, "sendmsg4" },
-  { PROBE_CG_SENDMSG6, "sendmsg6" },
-  { PROBE_CG_BIND4, "bind4" },
-  { PROBE_CG_BIND6, "bind6" },
-  { PROBE_CG_SYSCTL, "sysctl" },
-  { PROBE_CG_DEVICE, "device" },
-  { 0, NULL },
-};
+static json_t *
+attach_to_json (unsigned bits)
+{
+  json_t *a = json_new (JSON_ARRAY);
+  int i;
+  for (i = 0; i < ATTACH_COUNT; i++)
+    if (bits & ATTACH_BIT (i))
+      json_push (a, json_new_string (entitle_attach_points[i].name));
+  return a;
+}
 
 static json_t *
 flags_to_json (unsigned bits, const struct flag_name *names)
@@ -98,7 +95,7 @@ entitle_probe_to_json (const struct entitle_probe_s *p)
   json_set (doc, "bpf_lsm", lsm);
   json_set (doc, "lsm_cgroup", json_new_bool (p->lsm_cgroup));
   json_set (doc, "lockdown", json_new_string (p->lockdown));
-  json_set (doc, "cgroup_bpf", flags_to_json (p->cgroup_bpf, cgroup_names));
+  json_set (doc, "cgroup_bpf", attach_to_json (p->cgroup_bpf));
   json_set (doc, "cgroup2", json_new_string (p->cgroup2));
   json_set (doc, "landlock_abi", json_new_uint (p->landlock_abi > 0 ? (unsigned)p->landlock_abi : 0));
   json_set (doc, "selinux", json_new_bool (p->selinux));
@@ -181,6 +178,28 @@ get_flags (const json_t *obj, const char *key, const struct flag_name *names, un
 }
 
 static int
+get_attach (const json_t *obj, const char *key, unsigned *out, entitle_error_t *err)
+{
+  const json_t *v = NULL;
+  size_t i;
+  int ret = member (obj, key, JSON_ARRAY, &v, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
+  *out = 0;
+  for (i = 0; i < v->n; i++)
+    {
+      const char *s = json_string (v->items[i]);
+      int a = s ? entitle_attach_find (s) : -1;
+      if (a < 0)
+        return entitle_make_error (err, EINVAL, "probe: `%s` has an unknown item `%s`", key,
+                                   s ? s : "(not a string)");
+      *out |= ATTACH_BIT (a);
+    }
+  return 0;
+}
+
+static int
 get_abi (const json_t *obj, const char *key, int *out, entitle_error_t *err)
 {
   const json_t *v = NULL;
@@ -241,7 +260,7 @@ entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_e
   if (ret == 0)
     ret = get_string (doc, "lockdown", q.lockdown, sizeof (q.lockdown), err);
   if (ret == 0)
-    ret = get_flags (doc, "cgroup_bpf", cgroup_names, &q.cgroup_bpf, err);
+    ret = get_attach (doc, "cgroup_bpf", &q.cgroup_bpf, err);
   if (ret == 0)
     ret = get_string (doc, "cgroup2", q.cgroup2, sizeof (q.cgroup2), err);
   if (ret == 0)
@@ -256,12 +275,19 @@ entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_e
   return 0;
 }
 
-const char *
-entitle_probe_cg_name (unsigned bit)
+unsigned
+entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *why, size_t len)
 {
-  const struct flag_name *f;
-  for (f = cgroup_names; f->name; f++)
-    if (f->bit == bit)
-      return f->name;
-  return NULL;
+  unsigned missing = needed & ~p->cgroup_bpf;
+  char names[256];
+
+  if (needed && p->cgroup2[0] == '\0')
+    {
+      snprintf (why, len, "no cgroup v2 hierarchy is mounted");
+      return needed;
+    }
+  if (missing)
+    snprintf (why, len, "the kernel refuses cgroup BPF %s programs",
+              entitle_attach_names (missing, names, sizeof (names)));
+  return missing;
 }

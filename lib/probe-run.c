@@ -170,23 +170,6 @@ probe_lockdown (struct entitle_probe_s *p)
     }
 }
 
-static const struct
-{
-  unsigned bit;
-  enum bpf_prog_type prog;
-  enum bpf_attach_type attach;
-} cg_types[] = {
-  { PROBE_CG_SOCK_CREATE, BPF_PROG_TYPE_CGROUP_SOCK, BPF_CGROUP_INET_SOCK_CREATE },
-  { PROBE_CG_CONNECT4, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_CONNECT },
-  { PROBE_CG_CONNECT6, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_CONNECT },
-  { PROBE_CG_SENDMSG4, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP4_SENDMSG },
-  { PROBE_CG_SENDMSG6, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP6_SENDMSG },
-  { PROBE_CG_BIND4, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_BIND },
-  { PROBE_CG_BIND6, BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_BIND },
-  { PROBE_CG_SYSCTL, BPF_PROG_TYPE_CGROUP_SYSCTL, BPF_CGROUP_SYSCTL },
-  { PROBE_CG_DEVICE, BPF_PROG_TYPE_CGROUP_DEVICE, BPF_CGROUP_DEVICE },
-};
-
 /* "return 1" of each type, attached to a cgroup made for the purpose
    (removing the cgroup detaches them).  */
 static void
@@ -198,7 +181,7 @@ probe_cgroup_bpf (struct entitle_probe_s *p)
   };
   char dir[512];
   cleanup_close int cg = -1;
-  size_t i;
+  int i;
 
   if (p->cgroup2[0] == '\0')
     return;
@@ -208,14 +191,15 @@ probe_cgroup_bpf (struct entitle_probe_s *p)
       rmdir (dir);
       return;
     }
-  for (i = 0; i < sizeof (cg_types) / sizeof (cg_types[0]); i++)
+  for (i = 0; i < ATTACH_COUNT; i++)
     {
-      LIBBPF_OPTS (bpf_prog_load_opts, opts, .expected_attach_type = cg_types[i].attach);
-      int fd = bpf_prog_load (cg_types[i].prog, NULL, "GPL", ret1, 2, &opts);
+      const struct entitle_attach_s *a = &entitle_attach_points[i];
+      LIBBPF_OPTS (bpf_prog_load_opts, opts, .expected_attach_type = a->type);
+      int fd = bpf_prog_load (a->prog_type, NULL, "GPL", ret1, 2, &opts);
       if (fd < 0)
         continue;
-      if (bpf_prog_attach (fd, cg, cg_types[i].attach, BPF_F_ALLOW_MULTI) == 0)
-        p->cgroup_bpf |= cg_types[i].bit;
+      if (bpf_prog_attach (fd, cg, a->type, BPF_F_ALLOW_MULTI) == 0)
+        p->cgroup_bpf |= ATTACH_BIT (i);
       close (fd);
     }
   close (get_and_reset_fd (&cg));

@@ -5,26 +5,16 @@
 #include <stdbool.h>
 #include "error.h"
 #include "json.h"
+#include "attach.h"
 
 /* What this kernel offers entitle (DESIGN §4).  The probing itself
    (lib/probe-run.c) needs libbpf and lives with the hook; the shim only
    reads the result as JSON (`entitle-hook probe --json`, cached in
    state_dir by boot id), so the pass-through path loads no libbpf.  */
 
-/* cgroup BPF attach types entitle uses, as bits of cgroup_bpf.  */
-enum
-{
-  PROBE_CG_SOCK_CREATE = 1u << 0,
-  PROBE_CG_CONNECT4 = 1u << 1,
-  PROBE_CG_CONNECT6 = 1u << 2,
-  PROBE_CG_SENDMSG4 = 1u << 3,
-  PROBE_CG_SENDMSG6 = 1u << 4,
-  PROBE_CG_BIND4 = 1u << 5,
-  PROBE_CG_BIND6 = 1u << 6,
-  PROBE_CG_SYSCTL = 1u << 7,
-  PROBE_CG_DEVICE = 1u << 8,
-  PROBE_CG_ALL = (1u << 9) - 1,
-};
+/* Bumped whenever the probe asks the kernel something new (an attach
+   point added), so that a cache of an older build is probed again.  */
+#define ENTITLE_PROBE_FORMAT 2
 
 struct entitle_probe_s
 {
@@ -38,7 +28,7 @@ struct entitle_probe_s
   char bpf_lsm_error[128]; /**< why not, when it did not */
   bool lsm_cgroup;         /**< BPF_LSM_CGROUP programs load */
   char lockdown[16];       /**< none, integrity, confidentiality or "" */
-  unsigned cgroup_bpf;     /**< PROBE_CG_* that load and attach */
+  unsigned cgroup_bpf;     /**< attach points that load and attach (ATTACH_BIT mask) */
   char cgroup2[256];       /**< a cgroup v2 mount, or "" */
   int landlock_abi;        /**< 0 when absent */
   bool selinux;
@@ -62,16 +52,20 @@ char *entitle_probe_to_json (const struct entitle_probe_s *p);
 /** Read back what entitle_probe_to_json wrote.  */
 int entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_error_t *err);
 
-/** The cgroup attach types a set of entitlements needs (PROBE_CG_*).  */
-unsigned entitle_probe_cg_needed (const char *const *applied);
+/**
+ * The probe of this boot kept in @state_dir (NULL: the default), if there
+ * is one of this format: 0, else -1.
+ */
+int entitle_probe_cached (const char *state_dir, struct entitle_probe_s *probe);
 
-/** The name of one PROBE_CG_* bit as the JSON writes it ("sock_create"), or NULL.  */
-const char *entitle_probe_cg_name (unsigned bit);
+/** Keep @probe_json (entitle_probe_to_json) as the probe of this boot.  */
+void entitle_probe_cache (const char *state_dir, const char *probe_json);
 
 /**
- * The entitlements of @applied whose cgroup BPF part needs an attach type
- * in @attach (PROBE_CG_*), quoted for a message: "`a`, `b`" (lib/bpf-plan.c).
+ * Why this host cannot run the cgroup programs of @needed (ATTACH_BIT
+ * mask), as a short reason into @why; returns the mask of those it
+ * lacks (0: it runs them all).
  */
-char *entitle_bpf_quote (char *const *applied, unsigned attach);
+unsigned entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *why, size_t len);
 
 #endif

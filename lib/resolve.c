@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "resolve.h"
+#include "values.h"
 #include "utils.h"
 
 static const enum entitle_domain ladders[] = { DOMAIN_NETWORK, DOMAIN_SECURITY, DOMAIN_DEVICES,
@@ -29,29 +30,91 @@ resolve_ladder (const struct entitle_config_s *cfg, enum entitle_domain d,
   return 0;
 }
 
-static void
-add_modifiers (const struct entitle_set_s *src, struct entitle_set_s *final)
+/* A modifier whose values are an allowlist (network.egress, network.bind)
+   is held to a floor: the admin's required rules.  A rule the container
+   asks for must lie within one of them; the container's rules then
+   replace the required ones (they narrow them), and the admin's defaults
+   of that modifier give way to the floor.  Other modifiers combine.  */
+static bool
+floored (const struct entitle_set_s *reqd, const struct entitle_entry_s *row)
 {
   size_t i;
-  for (i = 0; i < src->n; i++)
-    if (src->items[i].entry->rung == 0)
-      entitle_set_add (final, &src->items[i]);
+  if (!entitle_value_has_floor (row->name))
+    return false;
+  for (i = 0; i < reqd->n; i++)
+    if (reqd->items[i].entry == row)
+      return true;
+  return false;
 }
 
-/* network.none forbids every destination and port: a modifier that opens
-   some contradicts it.  */
+static bool
+asks_for (const struct entitle_set_s *set, const struct entitle_entry_s *row)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (set->items[i].entry == row)
+      return true;
+  return false;
+}
+
+static int
+within_floor (const struct entitle_config_s *cfg, const struct entitle_set_s *reqd,
+              const struct entitle_request_s *q, entitle_error_t *err)
+{
+  cleanup_free char *asked = entitle_request_format (q), *floor = NULL;
+  size_t i, n = 0;
+
+  for (i = 0; i < reqd->n; i++)
+    if (reqd->items[i].entry == q->entry && entitle_value_covers (q->entry->name, reqd->items[i].value, q->value))
+      return 0;
+  for (i = 0; i < reqd->n; i++)
+    if (reqd->items[i].entry == q->entry && n++ == 0)
+      floor = entitle_request_format (&reqd->items[i]);
+  return entitle_make_error (err, EPERM,
+                             "entitlement \"%s\" requested by the container is not within \"%s\"%s required by %s",
+                             asked, floor, n > 1 ? " nor the other rules" : "", cfg->path);
+}
+
+static int
+add_modifiers (const struct entitle_config_s *cfg, const struct entitle_set_s *req,
+               const struct entitle_set_s *defs, const struct entitle_set_s *reqd,
+               struct entitle_set_s *final, entitle_error_t *err)
+{
+  size_t i;
+  int ret;
+
+  for (i = 0; i < req->n; i++)
+    if (req->items[i].entry->rung == 0 && floored (reqd, req->items[i].entry))
+      {
+        ret = within_floor (cfg, reqd, &req->items[i], err);
+        if (UNLIKELY (ret < 0))
+          return ret;
+      }
+  for (i = 0; i < reqd->n; i++)
+    if (reqd->items[i].entry->rung == 0 && !(floored (reqd, reqd->items[i].entry) && asks_for (req, reqd->items[i].entry)))
+      entitle_set_add (final, &reqd->items[i]);
+  for (i = 0; i < defs->n; i++)
+    if (defs->items[i].entry->rung == 0 && !floored (reqd, defs->items[i].entry))
+      entitle_set_add (final, &defs->items[i]);
+  for (i = 0; i < req->n; i++)
+    if (req->items[i].entry->rung == 0)
+      entitle_set_add (final, &req->items[i]);
+  return 0;
+}
+
+/* A modifier that opens what the rung in force closes (network.none with
+   network.egress), or an egress allowlist beside a rung that gives raw
+   sockets: the rows say which.  */
 static int
 check_contradictions (const struct entitle_set_s *final, entitle_error_t *err)
 {
-  static const char *const net_modifiers[] = { "network.egress", "network.bind", "network.bind-map" };
   size_t i;
 
-  if (!entitle_set_has (final, "network.none"))
-    return 0;
-  for (i = 0; i < sizeof (net_modifiers) / sizeof (net_modifiers[0]); i++)
-    if (entitle_set_has (final, net_modifiers[i]))
-      return entitle_make_error (err, EINVAL, "entitlement `%s` contradicts `network.none`",
-                                 net_modifiers[i]);
+  for (i = 0; i < final->n; i++)
+    for (const char *const *c = final->items[i].entry->contradicts; c && *c; c++)
+      if (entitle_set_has (final, *c))
+        return entitle_make_error (err, EINVAL, "entitlement `%s` contradicts `%s`",
+                                   final->items[i].entry->name, *c);
   return 0;
 }
 
@@ -78,9 +141,9 @@ entitle_resolve (const struct entitle_config_s *cfg, const struct entitle_set_s 
       if (UNLIKELY (ret < 0))
         return ret;
     }
-  add_modifiers (&reqd, final);
-  add_modifiers (&defs, final);
-  add_modifiers (requested, final);
+  ret = add_modifiers (cfg, requested, &defs, &reqd, final, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   return check_contradictions (final, err);
 }
 

@@ -2,9 +2,15 @@
 #ifndef ENTITLE_SECCOMP_PLAN_H
 #define ENTITLE_SECCOMP_PLAN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include "context.h"
 #include "json.h"
+
+/* The clone(2) flags that make namespaces: what clone may not pass
+   without CAP_SYS_ADMIN (Docker's profile masks the same).  */
+#define ENTITLE_CLONE_NS_FLAGS \
+  (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 
 /* What the compiler asks of linux.seccomp, computed from the final set of
    entitlements and capabilities (never replayed in request order).  */
@@ -35,6 +41,14 @@ int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
  * except the privileged ones, which @process's bounding set gates.
  */
 json_t *entitle_seccomp_generate (struct entitle_ctx_s *ctx, const json_t *process);
+
+/**
+ * The seccomp architectures of this host as the profile names them, the
+ * native one first, then those whose binaries it also runs (x86 and x32
+ * on x86_64); NULL on an architecture entitle's rules were not written
+ * for (entitlements(7) lists the supported ones).
+ */
+const char *const *entitle_seccomp_host_archs (void);
 
 /** Is @action one that lets the syscall run (ALLOW, LOG, TRACE, NOTIFY)? */
 bool entitle_seccomp_action_allows (const char *action);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <errno.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,8 @@ static const struct arch_map arch_maps[] = {
   { SCMP_ARCH_RISCV64, A ("SCMP_ARCH_RISCV64") },
 };
 
-static const char *const *
-host_archs (void)
+const char *const *
+entitle_seccomp_host_archs (void)
 {
   uint32_t native = seccomp_arch_native ();
   size_t i;
@@ -143,7 +144,7 @@ gate (const json_t *process, const char *name)
 static char **
 host_syscalls (struct entitle_ctx_s *ctx)
 {
-  const char *const *a = host_archs ();
+  const char *const *a = entitle_seccomp_host_archs ();
   size_t n = 0, cap = 2048;
   char **names;
 
@@ -210,11 +211,11 @@ add_special (json_t *syscalls, const json_t *process)
       json_push (syscalls, rule ("clone3", "SCMP_ACT_ALLOW", NULL));
       return;
     }
-  json_t *c = arg (0, "SCMP_CMP_MASKED_EQ", 0x7E020000);
+  json_t *c = arg (0, "SCMP_CMP_MASKED_EQ", ENTITLE_CLONE_NS_FLAGS);
   json_set (c->items[0], "valueTwo", json_new_uint (0));
   json_push (syscalls, rule ("clone", "SCMP_ACT_ALLOW", c));
   json_t *c3 = rule ("clone3", "SCMP_ACT_ERRNO", NULL);
-  json_set (c3, "errnoRet", json_new_uint (38));
+  json_set (c3, "errnoRet", json_new_uint (ENOSYS));
   json_push (syscalls, c3);
 }
 
@@ -223,7 +224,7 @@ entitle_seccomp_generate (struct entitle_ctx_s *ctx, const json_t *process)
 {
   json_t *s = json_new (JSON_OBJECT), *archs = json_new (JSON_ARRAY);
   json_t *syscalls = json_new (JSON_ARRAY), *names = json_new (JSON_ARRAY), *allow;
-  const char *const *a = host_archs ();
+  const char *const *a = entitle_seccomp_host_archs ();
   char **n;
 
   json_set (s, "defaultAction", json_new_string ("SCMP_ACT_ERRNO"));

@@ -10,9 +10,6 @@
 #include "seccomp-plan.h"
 #include "utils.h"
 
-#define EPERM_RET  1
-#define ENOSYS_RET 38
-
 /* One argument condition, and a rule as an AND of up to two of them on
    distinct indexes: the form both runc and crun read the same way.  */
 struct cond
@@ -82,7 +79,6 @@ enum
   S_IFREG_ = 0100000,
   S_IFIFO_ = 0010000,
   S_IFSOCK_ = 0140000,
-  CLONE_NS_FLAGS = 0x7E020000, /* CLONE_NEWNS ... CLONE_NEWNET, CLONE_NEWCGROUP */
 };
 
 static const struct rule unix_only[] = { R1 (EQ (0, AF_UNIX_)) };
@@ -111,27 +107,45 @@ static const struct rule mknodat_dev[] = { R1 (MASKED (2, S_IFMT_, S_IFCHR_)), R
 /* PER_LINUX, and 0xffffffff, which only queries the persona.  */
 static const struct rule per_linux[] = { R1 (EQ (0, 0)), R1 (EQ (0, 0xffffffffULL)) };
 
-static const struct rule clone_no_ns[] = { R1 (MASKED (0, CLONE_NS_FLAGS, 0)) };
+/* Under an allowing default, every other persona: the kernel reads the
+   low 32 bits of the argument, and [1, 0xfffffffe] of them is a union of
+   aligned blocks, each one masked comparison (a rule of one condition
+   means the same to runc and crun; "not 0 and not ~0" would need two on
+   one index, which runc ORs).  */
+#define LOW32         0xffffffffULL
+#define BLOCK(j)      (LOW32 ^ ((1ULL << (j)) - 1))
+#define LOW_BLOCK(j)  R1 (MASKED (0, BLOCK (j), 1ULL << (j)))
+#define HIGH_BLOCK(j) R1 (MASKED (0, BLOCK (j), (1ULL << 32) - (2ULL << (j))))
+#define BLOCKS(F)                                                                               \
+  F (0), F (1), F (2), F (3), F (4), F (5), F (6), F (7), F (8), F (9), F (10), F (11), F (12), \
+      F (13), F (14), F (15), F (16), F (17), F (18), F (19), F (20), F (21), F (22), F (23),   \
+      F (24), F (25), F (26), F (27), F (28), F (29), F (30)
+static const struct rule not_per_linux[] = { BLOCKS (LOW_BLOCK), BLOCKS (HIGH_BLOCK) };
+
+static const struct rule clone_no_ns[] = { R1 (MASKED (0, ENTITLE_CLONE_NS_FLAGS, 0)) };
+/* Under an allowing default: one rule per namespace flag.  */
+#define NS_FLAG(f) R1 (MASKED (0, f, f))
+static const struct rule clone_ns[] = { NS_FLAG (CLONE_NEWNS), NS_FLAG (CLONE_NEWCGROUP), NS_FLAG (CLONE_NEWUTS),
+                                        NS_FLAG (CLONE_NEWIPC), NS_FLAG (CLONE_NEWUSER), NS_FLAG (CLONE_NEWPID),
+                                        NS_FLAG (CLONE_NEWNET) };
 
 static const struct restriction restrictions[] = {
   /* socketcall multiplexes socket() on 32-bit x86: it would bypass any
      rule on socket's arguments.  */
-  { FX_SOCK_UNIX, "socket", EPERM_RET, unix_only, N (unix_only), not_unix, N (not_unix) },
-  { FX_SOCK_UNIX, "socketpair", EPERM_RET, unix_only, N (unix_only), not_unix, N (not_unix) },
-  { FX_SOCK_UNIX, "socketcall", EPERM_RET, NULL, 0, NULL, 0 },
-  { FX_SOCK_USER, "socket", EPERM_RET, user_sockets, N (user_sockets), user_denied, N (user_denied) },
-  { FX_SOCK_USER, "socketcall", EPERM_RET, NULL, 0, NULL, 0 },
-  { FX_NO_DEV_MKNOD, "mknod", EPERM_RET, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev) },
-  { FX_NO_DEV_MKNOD, "mknodat", EPERM_RET, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev) },
-  /* XXX an allowing default denies every persona change, PER_LINUX too:
-     "not 0 and not ~0" has no form that runc and crun read alike.  */
-  { FX_PERSONALITY, "personality", EPERM_RET, per_linux, N (per_linux), NULL, 0 },
+  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix) },
+  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix) },
+  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0 },
+  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied) },
+  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0 },
+  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev) },
+  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev) },
+  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux) },
 };
 
 /* glibc falls back from clone3 to clone on ENOSYS only.  */
 static const struct restriction clone_restrictions[] = {
-  { 0, "clone", EPERM_RET, clone_no_ns, N (clone_no_ns), NULL, 0 },
-  { 0, "clone3", ENOSYS_RET, NULL, 0, NULL, 0 },
+  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns) },
+  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0 },
 };
 
 bool
@@ -156,7 +170,7 @@ static unsigned
 default_errno (const json_t *seccomp)
 {
   const json_t *v = json_get (seccomp, "defaultErrnoRet");
-  return v && v->type == JSON_NUMBER ? (unsigned)strtoul (v->text, NULL, 10) : EPERM_RET;
+  return v && v->type == JSON_NUMBER ? (unsigned)strtoul (v->text, NULL, 10) : EPERM;
 }
 
 static json_t *
@@ -394,7 +408,7 @@ deny_all (struct entitle_ctx_s *ctx, json_t *seccomp, char *const *deny, entitle
 {
   for (; deny && *deny; deny++)
     {
-      const struct restriction r = { 0, *deny, EPERM_RET, NULL, 0, NULL, 0 };
+      const struct restriction r = { 0, *deny, EPERM, NULL, 0, NULL, 0 };
       if (default_allows (seccomp) && !resolvable (seccomp, *deny))
         {
           if (!ctx->config->warn_unenforceable)
@@ -493,15 +507,36 @@ needs_profile (const struct entitle_seccomp_plan_s *plan)
   return (plan->deny && plan->deny[0]) || plan->fx || plan->clone_no_ns;
 }
 
+/* A rule on socket()'s arguments holds for the native ABI only: the 32-bit
+   x86 socketcall multiplexer passes them in memory, where seccomp cannot
+   look (libseccomp turns such a rule into one on socketcall that ignores
+   the family).  So the profile lists the native architecture alone, and
+   the kernel kills a 32-bit call (SIGSYS) before it runs.  */
+static void
+native_only (json_t *seccomp, const char *native)
+{
+  json_t *archs = json_get (seccomp, "architectures");
+
+  if (archs == NULL || archs->type != JSON_ARRAY)
+    return; /* the runtimes then build a filter for the native one */
+  while (archs->n > 0)
+    json_remove_at (archs, archs->n - 1);
+  json_push (archs, json_new_string (native));
+}
+
 int
 entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
                        const struct entitle_seccomp_plan_s *plan, entitle_error_t *err)
 {
   json_t *linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
   json_t *seccomp = json_get (linux_, "seccomp");
+  const char *const *archs = entitle_seccomp_host_archs ();
   size_t i;
   int ret;
 
+  if (archs == NULL && (needs_profile (plan) || (plan->allow && plan->allow[0]) || plan->clone_ns))
+    return entitle_make_error (err, ENOTSUP, "entitle's seccomp rules do not cover this architecture (libseccomp's 0x%08x): see entitlements(7)",
+                               seccomp_arch_native ());
   if (seccomp == NULL || seccomp->type != JSON_OBJECT)
     {
       /* No filter: everything is allowed already.  */
@@ -519,6 +554,8 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
   ret = deny_all (ctx, seccomp, plan->deny, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  if (plan->fx & (FX_SOCK_UNIX | FX_SOCK_USER))
+    native_only (seccomp, archs[0]);
   if (!default_allows (seccomp))
     {
       if (plan->clone_ns)

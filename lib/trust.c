@@ -51,6 +51,10 @@ caps_widen (const json_t *before, const json_t *after)
   return false;
 }
 
+/* Every namespace of @before is in @after, the same, or fresh: a new
+   namespace of a type is never wider than joining an existing one
+   (network.none puts a container the engine gave the host's network
+   namespace by path into an empty one).  */
 static bool
 namespaces_widen (const json_t *before, const json_t *after)
 {
@@ -60,7 +64,12 @@ namespaces_widen (const json_t *before, const json_t *after)
       const char *t = json_string (json_get (before->items[i], "type"));
       bool found = false;
       for (size_t k = 0; t && after && after->type == JSON_ARRAY && k < after->n; k++)
-        found |= json_equal (before->items[i], after->items[k]);
+        {
+          const json_t *a = after->items[k];
+          const char *at = json_string (json_get (a, "type"));
+          found |= json_equal (before->items[i], a)
+                   || (at && strcmp (at, t) == 0 && json_get (a, "path") == NULL);
+        }
       if (!found)
         return true;
     }
@@ -205,9 +214,12 @@ entitle_widens (const json_t *before, const json_t *after)
   return seccomp_widens (json_get (lb, "seccomp"), json_get (la, "seccomp"));
 }
 
+/* Would @req alone widen @spec (a config, or with @process_only a
+   process)?  Judged on what the entitlement would do, not whether it can
+   be done, and quietly: the context keeps what it memoized.  */
 static int
-widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitle_request_s *req,
-              bool *widens, entitle_error_t *err)
+widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
+              const struct entitle_request_s *req, bool *widens, entitle_error_t *err)
 {
   cleanup_json json_t *copy = json_clone (spec);
   struct entitle_set_s one = { (struct entitle_request_s *)req, 1 };
@@ -216,12 +228,13 @@ widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitl
   const struct entitle_log_s *log = ctx->log;
   int ret;
 
-  /* Judge what the entitlement would do, not whether it can be done, and
-     say nothing: the context keeps what it memoized.  */
   quiet.warn_unenforceable = true;
   ctx->config = &quiet;
   ctx->log = NULL;
-  ret = entitle_compile (ctx, copy, &one, err);
+  if (process_only)
+    ret = entitle_compile_process (ctx, json_get_or_add (copy, "process", JSON_OBJECT), &one, err);
+  else
+    ret = entitle_compile (ctx, copy, &one, err);
   ctx->config = config;
   ctx->log = log;
   if (UNLIKELY (ret < 0))
@@ -230,9 +243,9 @@ widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitl
   return 0;
 }
 
-int
-entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
-                      const struct entitle_set_s *requested, entitle_error_t *err)
+static int
+check_grants (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
+              const struct entitle_set_s *requested, entitle_error_t *err)
 {
   size_t i;
 
@@ -244,7 +257,7 @@ entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
 
       if (entitle_granted (ctx->config, req))
         continue;
-      ret = widens_alone (ctx, spec, req, &widens, err);
+      ret = widens_alone (ctx, spec, process_only, req, &widens, err);
       if (UNLIKELY (ret < 0))
         return ret;
       if (widens)
@@ -255,4 +268,21 @@ entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
         }
     }
   return 0;
+}
+
+int
+entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
+                      const struct entitle_set_s *requested, entitle_error_t *err)
+{
+  return check_grants (ctx, spec, false, requested, err);
+}
+
+int
+entitle_check_process_grants (struct entitle_ctx_s *ctx, const json_t *process,
+                              const struct entitle_set_s *requested, entitle_error_t *err)
+{
+  cleanup_json json_t *spec = json_new (JSON_OBJECT);
+
+  json_set (spec, "process", json_clone (process));
+  return check_grants (ctx, spec, true, requested, err);
 }

@@ -25,4 +25,11 @@ bool entitle_widens (const json_t *before, const json_t *after);
 int entitle_check_grants (struct entitle_ctx_s *ctx, const json_t *spec,
                           const struct entitle_set_s *requested, entitle_error_t *err);
 
+/**
+ * The same for the process of `exec --process`: each entitlement of
+ * @requested that would widen what @process gives needs a grant.
+ */
+int entitle_check_process_grants (struct entitle_ctx_s *ctx, const json_t *process,
+                                  const struct entitle_set_s *requested, entitle_error_t *err);
+
 #endif

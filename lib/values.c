@@ -144,26 +144,75 @@ path (const char *s)
   return true;
 }
 
+/* Is every address of @inner in @outer, and every port of @inner?  */
+static bool
+egress_covers (const char *outer, const char *inner)
+{
+  struct entitle_cidr_s o, i;
+  unsigned b;
+
+  if (!entitle_parse_egress (outer, &o) || !entitle_parse_egress (inner, &i) || o.family != i.family
+      || o.len > i.len || i.lo < o.lo || i.hi > o.hi)
+    return false;
+  for (b = 0; b < o.len; b++)
+    if (((o.addr[b / 8] ^ i.addr[b / 8]) >> (7 - b % 8)) & 1)
+      return false;
+  return true;
+}
+
+static bool
+ports_cover (const char *outer, const char *inner)
+{
+  unsigned short olo, ohi, ilo, ihi;
+  return entitle_parse_ports (outer, &olo, &ohi) && entitle_parse_ports (inner, &ilo, &ihi) && ilo >= olo
+         && ihi <= ohi;
+}
+
+/* covers: the modifier is an allowlist, which a required rule floors
+   (lib/resolve.c); NULL for the others.  */
 static const struct
 {
   const char *name;
   bool (*check) (const char *);
   const char *form;
+  bool (*covers) (const char *outer, const char *inner);
 } checks[] = {
-  { "fs.read", path, "PATH (absolute, without . or ..)" },
-  { "fs.write", path, "PATH (absolute, without . or ..)" },
-  { "network.bind", port_range, "PORT[-PORT]" },
-  { "network.bind-map", port_map, "FROM:TO" },
-  { "network.egress", egress, "CIDR[:PORT[-PORT]]" },
+  { "fs.read", path, "PATH (absolute, without . or ..)", NULL },
+  { "fs.write", path, "PATH (absolute, without . or ..)", NULL },
+  { "network.bind", port_range, "PORT[-PORT]", ports_cover },
+  { "network.bind-map", port_map, "FROM:TO", NULL },
+  { "network.egress", egress, "CIDR[:PORT[-PORT]]", egress_covers },
 };
+
+static int
+find (const char *name)
+{
+  size_t i;
+  for (i = 0; i < sizeof (checks) / sizeof (checks[0]); i++)
+    if (strcmp (checks[i].name, name) == 0)
+      return (int)i;
+  return -1;
+}
 
 const char *
 entitle_value_check (const char *name, const char *value)
 {
-  size_t i;
+  int i = find (name);
+  if (i < 0)
+    return NULL;
+  return checks[i].check (value) ? NULL : checks[i].form;
+}
 
-  for (i = 0; i < sizeof (checks) / sizeof (checks[0]); i++)
-    if (strcmp (checks[i].name, name) == 0)
-      return checks[i].check (value) ? NULL : checks[i].form;
-  return NULL;
+bool
+entitle_value_has_floor (const char *name)
+{
+  int i = find (name);
+  return i >= 0 && checks[i].covers != NULL;
+}
+
+bool
+entitle_value_covers (const char *name, const char *outer, const char *inner)
+{
+  int i = find (name);
+  return i >= 0 && checks[i].covers && outer && inner && checks[i].covers (outer, inner);
 }

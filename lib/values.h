@@ -10,6 +10,12 @@
  */
 const char *entitle_value_check (const char *name, const char *value);
 
+/** Is the modifier @name an allowlist that a required rule floors?  */
+bool entitle_value_has_floor (const char *name);
+
+/** Does the value @outer of the modifier @name allow all that @inner does?  */
+bool entitle_value_covers (const char *name, const char *outer, const char *inner);
+
 /* A parsed `network.egress` value: the CIDR and the port range (0-65535
    when none is given).  The address is in network byte order.  */
 struct entitle_cidr_s

@@ -98,9 +98,10 @@ static void
 entry_body (const struct entitle_entry_s *e)
 {
   const struct entitle_fx_text_s *fx = NULL;
-  const char *cg = entitle_cgroup_bpf_text (e->name);
+  const char *cg = e->bpf_text;
   size_t i, n;
 
+  bold_list ("Capabilities kept at most (every other one is dropped, but those another entitlement adds)", e->cap_keep, true);
   bold_list ("Capabilities dropped", e->cap_drop, true);
   bold_list ("Capabilities added", e->cap_add, true);
   bold_list ("System calls denied whatever their arguments", e->sys_deny, false);
@@ -120,6 +121,7 @@ entry_body (const struct entitle_entry_s *e)
       roff (cg);
       puts (".");
     }
+  bold_list ("Contradicts", e->contradicts, false);
   if (e->exact_grant)
     puts (".br\nGranted by exact name only.");
 }

@@ -18,34 +18,20 @@
 #include "utils.h"
 
 /* createRuntime: the runtime has put the container's init in its final
-   cgroup and waits for us before pivot_root; attach there, so the policy
-   binds the container from its first exec on.  poststop: forget it.  */
+   cgroup and waits for us before pivot_root; attach there and write the
+   policy, so that it binds the container from its first exec on.
+   poststop: remove a cgroup made here (everything else goes with the
+   cgroup).  */
 
-/* The final set, as strings ("network.egress=10.0.0.0/8:443").  */
+/* The plan for the final set @final of the bundle's config: derived from
+   io.entitle.entitlements and the admin config, as create derived it,
+   never from io.entitle.applied.  */
 static int
-applied (struct entitle_ctx_s *ctx, const json_t *spec, char ***out, entitle_error_t *err)
-{
-  cleanup_entitle_set struct entitle_set_s final = { 0 };
-  size_t i;
-
-  if (entitle_final_set (ctx, spec, &final, err) < 0)
-    return -1;
-  *out = calloc (final.n + 1, sizeof (char *));
-  if (*out == NULL)
-    return entitle_make_error (err, ENOMEM, "out of memory");
-  for (i = 0; i < final.n; i++)
-    if (((*out)[i] = entitle_request_format (&final.items[i])) == NULL)
-      return entitle_make_error (err, ENOMEM, "out of memory");
-  return 0;
-}
-
-static int
-load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_bpf_plan_s *plan,
-           entitle_error_t *err)
+load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_set_s *final,
+           struct entitle_bpf_plan_s *plan, entitle_error_t *err)
 {
   cleanup_free char *path = NULL, *raw = NULL;
   cleanup_json json_t *spec = NULL;
-  cleanup_strv char **list = NULL;
   size_t len;
 
   if (asprintf (&path, "%s/config.json", st->bundle) < 0)
@@ -54,154 +40,169 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
     return -1;
   if (json_parse (raw, len, &spec, err) < 0)
     return entitle_error_wrap (err, "load `%s`", path);
-  if (applied (ctx, spec, &list, err) < 0)
+  if (entitle_final_set (ctx, spec, final, err) < 0)
     return -1;
-  return entitle_bpf_plan (plan, list, spec, err);
+  return entitle_bpf_plan (plan, final, spec, err);
 }
 
-/* The container's own cgroup: a child of the one it shares, if it does
-   (recorded in @made, so that poststop removes it).  */
+/* A child cgroup of the one the container shares with its caller: made,
+   filled and recorded under the records' lock (the collector of another
+   hook must not take it while it is empty).  */
 static int
-own_cgroup (const struct hook_state_s *st, const char *mnt, char *dir, size_t len, char *made,
+make_child (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char *mnt, char *dir, size_t len,
             entitle_error_t *err)
 {
-  char rel[PATH_MAX], child[PATH_MAX];
+  char child[PATH_MAX];
+  struct stat sb;
+  int n, ret;
+
+  if (strchr (st->id, '/') || strcmp (st->id, "..") == 0 || strcmp (st->id, ".") == 0)
+    return entitle_make_error (err, EINVAL, "container id `%s` cannot name a cgroup", st->id);
+  n = snprintf (child, sizeof (child), "%s/entitle-%s", dir, st->id);
+  if (n < 0 || (size_t)n >= sizeof (child) || (size_t)n >= len)
+    return entitle_make_error (err, ENAMETOOLONG, "cgroup path too long");
+  if (mkdir (child, 0755) < 0 && errno != EEXIST)
+    return entitle_make_sys_error (err, "the container shares cgroup `%s`; mkdir `%s`", dir, child);
+  if (stat (child, &sb) < 0)
+    ret = entitle_make_sys_error (err, "stat `%s`", child);
+  else
+    ret = entitle_cgroup_move (child, st->pid, err);
+  /* Recorded by its place below the cgroup2 root and its id (made.c).  */
+  if (ret == 0)
+    ret = hook_made_record (ctx->config->state_dir, st->root, st->id, child + strlen (mnt), (uint64_t)sb.st_ino, err);
+  if (ret < 0)
+    {
+      rmdir (child);
+      return ret;
+    }
+  strcpy (dir, child);
+  return 0;
+}
+
+/* The container's own cgroup into @dir.  Where the runtime manages none
+   (crun --cgroup-manager=disabled) the container is in its caller's,
+   which is ours too: a child is made for it.  A cgroup the runtime chose
+   that holds other processes (two containers given one cgroupsPath) is
+   refused: no policy there would be the container's alone, and an exec
+   into one would land outside the other's.  */
+static int
+own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char *mnt, char *dir, size_t len,
+            entitle_error_t *err)
+{
+  char rel[PATH_MAX], mine[PATH_MAX];
   int shared, n;
 
-  if (entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err) < 0)
+  if (entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err) < 0
+      || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
     return -1;
   n = snprintf (dir, len, "%s%s", mnt, strcmp (rel, "/") == 0 ? "" : rel);
   if (n < 0 || (size_t)n >= len)
     return entitle_make_error (err, ENAMETOOLONG, "cgroup path too long");
   if ((shared = entitle_cgroup_shared (dir, st->pid, err)) <= 0)
     return shared;
-  if (strchr (st->id, '/') || strcmp (st->id, "..") == 0 || strcmp (st->id, ".") == 0)
-    return entitle_make_error (err, EINVAL, "container id `%s` cannot name a cgroup", st->id);
-  n = snprintf (child, sizeof (child), "%s/entitle-%s", dir, st->id);
-  if (n < 0 || (size_t)n >= sizeof (child) || (size_t)n >= ENTITLE_OWNER_NAME || (size_t)n >= len)
-    return entitle_make_error (err, ENAMETOOLONG, "cgroup path too long");
-  if (mkdir (child, 0755) < 0 && errno != EEXIST)
-    return entitle_make_sys_error (err, "the container shares cgroup `%s`; mkdir `%s`", dir, child);
-  if (entitle_cgroup_move (child, st->pid, err) < 0)
-    {
-      rmdir (child);
-      return -1;
-    }
-  strcpy (made, child);
-  strcpy (dir, child);
-  return 0;
-}
-
-/* Programs look for a policy ENTITLE_MAX_LEVELS deep at most.  */
-static int
-check_depth (const char *mnt, const char *dir, entitle_error_t *err)
-{
-  const char *p = dir + strlen (mnt);
-  int depth = 0;
-
-  for (; *p; p++)
-    depth += *p == '/';
-  if (depth > ENTITLE_MAX_LEVELS)
-    return entitle_make_error (err, ELOOP, "cgroup `%s` is %d levels deep; the programs look %d deep",
-                               dir, depth, ENTITLE_MAX_LEVELS);
-  return 0;
+  if (strcmp (rel, mine) != 0)
+    return entitle_make_error (err, EBUSY, "the container's cgroup `%s` holds other processes: no policy there could be its own",
+                               dir);
+  return make_child (ctx, st, mnt, dir, len, err);
 }
 
 static int
-alive (uint64_t id, void *arg)
+enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan,
+         entitle_error_t *err)
 {
-  return entitle_cgroup_alive (*(int *)arg, id);
-}
-
-static int
-enforce (const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan, entitle_error_t *err)
-{
-  struct entitle_owner owner = { 0 }, before;
   struct entitle_bpf_s b;
-  bool again;
   char mnt[256], dir[PATH_MAX];
-  cleanup_close int cgfd = -1, mntfd = -1;
+  cleanup_close int cgfd = -1, lock = -1;
   int ret;
 
   if (st->pid <= 0)
     return entitle_make_error (err, EINVAL, "the state on stdin has no pid");
   if (entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0)
     return -1;
-  if (own_cgroup (st, mnt, dir, sizeof (dir), owner.made, err) < 0 || check_depth (mnt, dir, err) < 0)
+  if ((lock = hook_made_lock (ctx->config->state_dir, err)) < 0)
     return -1;
+  hook_made_collect (ctx->config->state_dir);
+  if (own_cgroup (ctx, st, mnt, dir, sizeof (dir), err) < 0)
+    return -1;
+  close (get_and_reset_fd (&lock));
   cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  mntfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (cgfd < 0 || mntfd < 0)
-    return entitle_make_sys_error (err, "open `%s`", cgfd < 0 ? dir : mnt);
-  owner.cgroup_id = entitle_cgroup_id (cgfd);
+  if (cgfd < 0)
+    return entitle_make_sys_error (err, "open `%s`", dir);
   if (entitle_bpf_open (&b, true, err) < 0)
     return -1;
-  entitle_bpf_collect (&b, alive, &mntfd);
-  /* A second run for the same container (shim and hooks.d) must not
-     take away what the first one gave if it fails.  */
-  again = entitle_bpf_owner_get (&b, st->root, st->id, &before, err) > 0 && before.cgroup_id == owner.cgroup_id;
-  /* The owner first: whatever fails later, poststop or the collector finds it.  */
-  ret = entitle_bpf_owner_put (&b, st->root, st->id, &owner, err);
+  /* Attached first: the cgroup's storage exists from the first attach on,
+     zeroed (nothing enforced), until the policy is written; the
+     container's init waits for this hook meanwhile.  */
+  ret = entitle_bpf_attach (&b, plan->attach, cgfd, err);
   if (ret == 0)
-    ret = entitle_bpf_install (&b, plan, owner.cgroup_id, err);
-  if (ret == 0)
-    ret = entitle_bpf_attach (&b, plan, cgfd, err);
-  if (ret < 0 && !again)
-    entitle_bpf_forget (&b, owner.cgroup_id);
+    ret = entitle_bpf_install (&b, &plan->policy, entitle_cgroup_id (cgfd), err);
   entitle_bpf_close (&b);
   return ret;
+}
+
+/* on_unenforceable "warn": leave out the programs this host lacks, and say
+   so; every other restriction stays.  */
+static void
+leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final, struct entitle_bpf_plan_s *plan)
+{
+  struct entitle_probe_s probe;
+  entitle_error_t err = NULL;
+  cleanup_free char *names = NULL;
+  char reason[256];
+  unsigned missing;
+
+  if (hook_probe_host (ctx, &probe, &err) < 0)
+    {
+      entitle_error_release (&err);
+      return;
+    }
+  missing = entitle_probe_missing (&probe, plan->attach, reason, sizeof (reason));
+  if (missing == 0)
+    return;
+  names = entitle_bpf_quote (final, missing);
+  entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);
+  plan->attach &= ~missing;
 }
 
 int
 hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 {
-  struct entitle_bpf_plan_s plan = { 0 };
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
+  struct entitle_bpf_plan_s plan;
   entitle_error_t err = NULL;
   cleanup_free char *names = NULL;
-  int ret = load_plan (ctx, st, &plan, &err);
+  int ret = load_plan (ctx, st, &final, &plan, &err);
 
-  if (ret > 0)
-    ret = enforce (st, &plan, &err);
-  if (ret < 0 && plan.needs && (names = entitle_bpf_quote (plan.needs, PROBE_CG_ALL)) != NULL)
+  if (ret > 0 && ctx->config->warn_unenforceable)
+    leave_out_missing (ctx, &final, &plan);
+  if (ret > 0 && plan.attach)
     {
-      /* A restriction nothing here can enforce: refuse, unless the admin
-         chose to run without it.  */
-      if (ctx->config->warn_unenforceable)
-        entitle_log_warning (ctx->log, "%s not enforced: cgroup BPF: %s", names, err->msg);
-      else
-        entitle_log_error (ctx->log, "%s cannot be enforced here: cgroup BPF: %s", names, err->msg);
-      if (ctx->config->warn_unenforceable)
-        ret = 0;
+      ret = enforce (ctx, st, &plan, &err);
+      /* A failure here is a failure, never a warning: only a mechanism the
+         host lacks may be left out, and that was decided above.  */
+      if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
+        entitle_error_wrap (&err, "%s cannot be enforced here: cgroup BPF", names);
     }
-  else if (ret < 0)
+  if (ret < 0)
     entitle_log_error (ctx->log, "%s", err->msg);
   entitle_error_release (&err);
-  entitle_bpf_plan_free (&plan);
   return ret < 0 ? -1 : 0;
 }
 
 int
 hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 {
-  struct entitle_owner owner;
-  struct entitle_bpf_s b;
   entitle_error_t err = NULL;
-  char mnt[256];
-  cleanup_close int mntfd = -1;
+  int lock = hook_made_lock (ctx->config->state_dir, &err);
 
-  if (entitle_bpf_open (&b, false, &err) <= 0)
-    return 0; /* nothing was ever loaded: nothing to remove */
-  if (entitle_bpf_owner_get (&b, st->root, st->id, &owner, &err) > 0)
+  if (lock < 0)
     {
-      entitle_bpf_forget (&b, owner.cgroup_id);
-      if (owner.made[0] && rmdir (owner.made) < 0 && errno != ENOENT)
-        entitle_log_warning (ctx->log, "rmdir `%s`: %s", owner.made, strerror (errno));
-      entitle_bpf_owner_del (&b, st->root, st->id);
+      entitle_log_warning (ctx->log, "%s", err->msg);
+      entitle_error_release (&err);
+      return 0;
     }
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) == 0
-      && (mntfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
-    entitle_bpf_collect (&b, alive, &mntfd);
-  entitle_error_release (&err);
-  entitle_bpf_close (&b);
+  hook_made_remove (ctx->config->state_dir, st->root, st->id, ctx->log);
+  hook_made_collect (ctx->config->state_dir);
+  close (lock);
   return 0;
 }

@@ -3,9 +3,11 @@
 #define ENTITLE_HOOK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "context.h"
 #include "json.h"
+#include "probe.h"
 
 /* entitle-hook: the OCI hook that gives each container its cgroup BPF
    policy (createRuntime) and takes it away again (poststop).  */
@@ -23,5 +25,17 @@ struct hook_state_s
 int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
 int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
 int hook_probe (bool json);
+
+/* The probe of this boot: the cached one, else probed now and cached.  */
+int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);
+
+/* Records of the cgroups the hook made (oci-hooks/made.c).  The lock is
+   held (an fd to close) while a cgroup is made and filled, and while the
+   records are collected.  */
+int hook_made_lock (const char *state_dir, entitle_error_t *err);
+int hook_made_record (const char *state_dir, const char *root, const char *id, const char *rel,
+                      uint64_t cgroup_id, entitle_error_t *err);
+void hook_made_remove (const char *state_dir, const char *root, const char *id, const struct entitle_log_s *log);
+void hook_made_collect (const char *state_dir);
 
 #endif

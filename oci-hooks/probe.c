@@ -6,6 +6,7 @@
 #include "hook.h"
 #include "loader.h"
 #include "probe.h"
+#include "utils.h"
 
 /* entitle-hook probe [--json]: what this kernel offers, for people or for
    the shim (which caches the JSON by boot id).  */
@@ -20,8 +21,6 @@ static void
 print_text (const struct entitle_probe_s *p)
 {
   static const char *const flags[] = { "tsync", "log", "spec_allow", "new_listener", "tsync_esrch", "wait_killable_recv" };
-  static const char *const cg[] = { "sock_create", "connect4", "connect6", "sendmsg4", "sendmsg6",
-                                    "bind4", "bind6", "sysctl", "device" };
   size_t i;
 
   printf ("kernel: %s\n", p->kernel);
@@ -36,10 +35,24 @@ print_text (const struct entitle_probe_s *p)
   printf ("BPF_LSM_CGROUP: %s\n", yes (p->lsm_cgroup));
   printf ("lockdown: %s\n", p->lockdown[0] ? p->lockdown : "unknown (securityfs not mounted)");
   printf ("cgroup v2: %s\ncgroup BPF:", p->cgroup2[0] ? p->cgroup2 : "not mounted");
-  for (i = 0; i < sizeof (cg) / sizeof (cg[0]); i++)
-    printf (" %s=%s", cg[i], yes (p->cgroup_bpf & (1u << i)));
+  for (i = 0; i < ATTACH_COUNT; i++)
+    printf (" %s=%s", entitle_attach_points[i].name, yes (p->cgroup_bpf & ATTACH_BIT (i)));
   printf ("\nLandlock ABI: %d\nSELinux: %s\nAppArmor: %s\n", p->landlock_abi, yes (p->selinux),
           yes (p->apparmor));
+}
+
+int
+hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err)
+{
+  cleanup_free char *json = NULL;
+
+  if (entitle_probe_cached (ctx->config->state_dir, probe) == 0)
+    return 0;
+  if (entitle_probe_run (probe, err) < 0)
+    return -1;
+  if ((json = entitle_probe_to_json (probe)) != NULL)
+    entitle_probe_cache (ctx->config->state_dir, json);
+  return 0;
 }
 
 int

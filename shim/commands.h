@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "context.h"
+#include "entitlements.h"
 #include "error.h"
 #include "json.h"
 #include "probe.h"
@@ -35,10 +36,13 @@ int shim_probe_command (struct shim_s *s, entitle_error_t *err);
 int shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);
 
 /**
- * Can this host attach the cgroup programs @spec's applied entitlements
- * need?  Refuses naming them (warns, with on_unenforceable "warn").
+ * Can this host attach the cgroup programs the final set @set needs for
+ * @spec?  A request beyond what the programs hold is refused; a program
+ * this host lacks is refused naming the entitlements (warned about, with
+ * on_unenforceable "warn").
  */
-int shim_check_bpf (struct entitle_ctx_s *ctx, const json_t *spec, entitle_error_t *err);
+int shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, const json_t *spec,
+                    entitle_error_t *err);
 
 /** execv the wrapped runtime with entitle's own argv; returns on failure. */
 int shim_exec_runtime (struct shim_s *s, entitle_error_t *err);

@@ -93,6 +93,7 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
   struct compile_opts o = { 0 };
   cleanup_free char *path = NULL, *raw = NULL, *before = NULL, *after = NULL;
   cleanup_json json_t *spec = NULL;
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
   size_t len, blen, alen;
   int ret;
 
@@ -113,9 +114,10 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
               json_new_string (o.entitlements));
   ret = json_generate (spec, &before, &blen, err);
   if (ret == 0)
-    ret = entitle_rewrite (s->ctx, spec, err);
+    ret = entitle_rewrite (s->ctx, spec, &final, err);
+  /* Plain output is the bytes create would write; a diff is for people.  */
   if (ret >= 0)
-    ret = json_generate (spec, &after, &alen, err);
+    ret = o.diff ? json_generate (spec, &after, &alen, err) : json_generate_compact (spec, &after, &alen, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (o.diff)

@@ -20,6 +20,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
 {
   cleanup_free char *path = entitle_args_config_path (&s->args), *raw = NULL, *out = NULL;
   cleanup_json json_t *spec = NULL;
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
   size_t len, out_len;
   int ret;
 
@@ -45,24 +46,32 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
   ENTITLE_FAULT_POINT ("after-parse");
-  ret = entitle_rewrite (s->ctx, spec, err);
+  ret = entitle_rewrite (s->ctx, spec, &final, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  if (ret == 0)
+    return shim_exec_runtime (s, err);
   /* Refuse before the runtime starts anything (and before the bundle is
      touched) when this host cannot run what the hook would attach.  */
-  if (shim_check_bpf (s->ctx, spec, err) < 0)
-    return -1;
-  if (ret > 0)
+  ret = shim_check_bpf (s->ctx, &final, spec, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = json_generate_compact (spec, &out, &out_len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (out_len > ENTITLE_MAX_CONFIG_SIZE)
+    return entitle_make_error (err, EFBIG, "the rewritten config would be %zu bytes, more than the %d that entitle reads",
+                               out_len, ENTITLE_MAX_CONFIG_SIZE);
+  /* A bundle entitle rewrote before compiles to the same bytes: nothing
+     to write.  */
+  if (out_len != len || memcmp (out, raw, len) != 0)
     {
-      ret = json_generate (spec, &out, &out_len, err);
-      if (UNLIKELY (ret < 0))
-        return ret;
       ret = entitle_file_write_atomic (path, out, out_len, err);
       if (UNLIKELY (ret < 0))
         return ret;
-      entitle_log_debug (s->ctx->log, "rewrote `%s`: %s", path,
-                         json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED)));
     }
+  entitle_log_debug (s->ctx->log, "rewrote `%s`: %s", path,
+                     json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED)));
   ENTITLE_FAULT_POINT ("before-exec");
   return shim_exec_runtime (s, err);
 }

@@ -9,6 +9,8 @@
 #include "cgroup.h"
 #include "commands.h"
 #include "compile.h"
+#include "resolve.h"
+#include "trust.h"
 #include "entitlements.h"
 #include "file.h"
 #include "json.h"
@@ -45,32 +47,56 @@ container_state (struct shim_s *s, json_t **state, entitle_error_t *err)
   return json_parse (out, len, state, err);
 }
 
-/* The entitlements applied to the container: the state's annotations, or
-   else the config.json in its bundle.  NULL when entitle applied none.  */
+/* The container's bundle config, for what entitle gave the container
+   (its capabilities).  */
 static int
-applied_list (const json_t *state, char **list, entitle_error_t *err)
+bundle_config (const json_t *state, json_t **spec, entitle_error_t *err)
+{
+  cleanup_free char *path = NULL, *raw = NULL;
+  const char *bundle = json_string (json_get (state, "bundle"));
+  size_t len;
+
+  if (bundle == NULL)
+    return entitle_make_error (err, EINVAL, "the container's state names no bundle");
+  if (asprintf (&path, "%s/config.json", bundle) < 0)
+    abort ();
+  return shim_load_json (path, &raw, &len, spec, err);
+}
+
+/* A process without a capabilities object would keep what the runtime
+   has: give it what the container was given instead, then narrow that.  */
+static int
+container_caps (const json_t *state, json_t *process, entitle_error_t *err)
 {
   cleanup_json json_t *spec = NULL;
-  cleanup_free char *path = NULL, *raw = NULL;
-  const char *v, *bundle;
-  size_t len;
+  const json_t *caps;
   int ret;
 
-  *list = NULL;
-  v = json_string (json_get (json_get (state, "annotations"), ENTITLE_ANNOTATION_APPLIED));
-  bundle = json_string (json_get (state, "bundle"));
-  if (v == NULL && bundle)
-    {
-      if (asprintf (&path, "%s/config.json", bundle) < 0)
-        abort ();
-      ret = shim_load_json (path, &raw, &len, &spec, err);
-      if (UNLIKELY (ret < 0))
-        return ret;
-      v = json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED));
-    }
-  if (v)
-    *list = strdup (v);
+  if (json_get (process, "capabilities"))
+    return 0;
+  ret = bundle_config (state, &spec, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  caps = json_get (json_get (spec, "process"), "capabilities");
+  if (caps && caps->type == JSON_OBJECT)
+    json_set (process, "capabilities", json_clone (caps));
   return 0;
+}
+
+/* What the container asks for: its annotations, from the state (runc
+   and crun copy the config's there), else from its bundle's config.  */
+static int
+requested_of (const json_t *state, struct entitle_set_s *requested, entitle_error_t *err)
+{
+  cleanup_json json_t *spec = NULL;
+  int ret;
+
+  if (json_get (state, "annotations"))
+    return entitle_requested (state, requested, err);
+  ret = bundle_config (state, &spec, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  return entitle_requested (spec, requested, err);
 }
 
 /* `exec --cap X` gives the process X in every set: refuse a capability
@@ -124,17 +150,41 @@ join_cgroup (const json_t *state, entitle_error_t *err)
   return entitle_cgroup_move (dir, getpid (), err);
 }
 
+static int
+exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s *requested,
+              const struct entitle_set_s *final, entitle_error_t *err)
+{
+  cleanup_free char *raw = NULL, *out = NULL;
+  cleanup_json json_t *process = NULL;
+  size_t len, out_len;
+  int ret;
+
+  ret = shim_load_json (s->args.process, &raw, &len, &process, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (process->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "`%s`: a process must be a JSON object", s->args.process);
+  ret = container_caps (state, process, err);
+  if (ret == 0)
+    ret = entitle_check_process_grants (s->ctx, process, requested, err);
+  if (ret == 0)
+    ret = entitle_compile_process (s->ctx, process, final, err);
+  if (ret == 0)
+    ret = json_generate_compact (process, &out, &out_len, err);
+  if (ret == 0)
+    ret = entitle_file_write_atomic (s->args.process, out, out_len, err);
+  return ret;
+}
+
 int
 shim_exec (struct shim_s *s, entitle_error_t *err)
 {
-  cleanup_entitle_set struct entitle_set_s set = { 0 };
-  cleanup_free char *list = NULL, *raw = NULL, *out = NULL;
-  cleanup_json json_t *process = NULL, *state = NULL;
+  cleanup_entitle_set struct entitle_set_s requested = { 0 }, final = { 0 };
+  cleanup_json json_t *state = NULL;
   /* crun --cgroup-manager=disabled is the only way a container's cgroup is
      one entitle-hook made (every other runtime and manager gives it its
      own, and joins it on exec).  */
   bool bpf = s->args.no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0;
-  size_t len, out_len;
   int ret;
 
   if ((s->args.process == NULL && s->args.n_caps == 0 && !bpf) || s->args.id == NULL)
@@ -148,32 +198,20 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
     }
   if (ret == 0 && bpf)
     ret = join_cgroup (state, err);
+  /* The container's set, derived as create and the hook derive it (its
+     annotations are the config's, in the state): never the record
+     io.entitle.applied, which an image can write.  */
   if (ret == 0)
-    ret = applied_list (state, &list, err);
+    ret = requested_of (state, &requested, err);
+  if (ret == 0)
+    ret = entitle_resolve (s->ctx->config, &requested, &final, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "exec `%s`", s->args.id);
-  if (list == NULL || *list == '\0')
+  if (final.n == 0)
     return shim_exec_runtime (s, err);
-  ret = entitle_parse_list (list, "annotation `" ENTITLE_ANNOTATION_APPLIED "`", &set, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  ret = check_caps (s, &set, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  if (s->args.process == NULL)
-    return shim_exec_runtime (s, err);
-  ret = shim_load_json (s->args.process, &raw, &len, &process, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  if (process->type != JSON_OBJECT)
-    return entitle_make_error (err, EINVAL, "`%s`: a process must be a JSON object", s->args.process);
-  ret = entitle_compile_process (s->ctx, process, &set, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  ret = json_generate (process, &out, &out_len, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  ret = entitle_file_write_atomic (s->args.process, out, out_len, err);
+  ret = check_caps (s, &final, err);
+  if (ret == 0 && s->args.process)
+    ret = exec_process (s, state, &requested, &final, err);
   if (UNLIKELY (ret < 0))
     return ret;
   return shim_exec_runtime (s, err);

@@ -101,26 +101,13 @@ lsm_part (const struct host_s *host, struct part_s *p)
     snprintf (p->reason, sizeof (p->reason), "nothing to relax: this host runs neither AppArmor nor SELinux");
 }
 
-static size_t
-cg_names (unsigned bits, char *buf, size_t size)
-{
-  size_t len = 0;
-  unsigned bit;
-
-  buf[0] = '\0';
-  for (bit = 1; bit & PROBE_CG_ALL; bit <<= 1)
-    if ((bits & bit) && len < size)
-      len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", entitle_probe_cg_name (bit));
-  return len;
-}
-
 static void
 cgroup_part (unsigned needed, const struct host_s *host, struct part_s *p)
 {
   char missing[96];
   unsigned lacking;
 
-  cg_names (needed, p->detail, sizeof (p->detail));
+  entitle_attach_names (needed, p->detail, sizeof (p->detail));
   if (not_probed (p, host))
     return;
   lacking = needed & ~host->probe->cgroup_bpf;
@@ -129,7 +116,7 @@ cgroup_part (unsigned needed, const struct host_s *host, struct part_s *p)
       snprintf (p->reason, sizeof (p->reason), "enforced by cgroup BPF (%s)", p->detail);
       return;
     }
-  cg_names (lacking, missing, sizeof (missing));
+  entitle_attach_names (lacking, missing, sizeof (missing));
   p->state = PART_UNENFORCEABLE;
   snprintf (p->reason, sizeof (p->reason),
             "NOT enforceable here: %s%s%s; create refuses it unless on_unenforceable is \"warn\"",
@@ -157,11 +144,10 @@ landlock_part (const struct host_s *host, struct part_s *p)
 static size_t
 explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *parts)
 {
-  const char *const name[] = { e->name, NULL };
-  unsigned needed = entitle_probe_cg_needed (name);
+  unsigned needed = e->attach;
   size_t n = 0;
 
-  if (e->cap_add || e->cap_drop)
+  if (e->cap_add || e->cap_drop || e->cap_keep)
     snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
   if (e->sys_deny || e->sys_allow || (e->fx & seccomp_fx))
@@ -203,7 +189,7 @@ static void
 print_effects (const struct entitle_entry_s *e)
 {
   const struct entitle_fx_text_s *fx;
-  const char *cg = entitle_cgroup_bpf_text (e->name);
+  const char *cg = e->bpf_text;
   size_t i, n;
 
   fx = entitle_fx_texts (&n);
@@ -227,11 +213,13 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
     printf ("  modifier: combines with any rung%s\n", e->value ? "; may repeat" : "");
   if (e->exact_grant)
     printf ("  grant: by exact name only, never by a glob\n");
+  print_list ("capabilities kept at most (all five sets; what another entitlement adds is added after)", e->cap_keep);
   print_list ("capabilities dropped (all five sets)", e->cap_drop);
   print_list ("capabilities added", e->cap_add);
   print_list ("syscalls denied whatever their arguments", e->sys_deny);
   print_list ("syscalls allowed", e->sys_allow);
   print_effects (e);
+  print_list ("contradicts", e->contradicts);
   if (n)
     printf ("  enforcement:\n");
   for (i = 0; i < n; i++)
@@ -262,9 +250,9 @@ effects_json (const struct entitle_entry_s *e)
 {
   json_t *a = json_new (JSON_ARRAY);
   const struct entitle_fx_text_s *fx = NULL;
-  const char *cg = entitle_cgroup_bpf_text (e->name);
+  const char *cg = e->bpf_text;
   size_t i, n;
-  char buf[256];
+  char buf[512];
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
@@ -313,6 +301,8 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
   json_set (o, "exact_grant", json_new_bool (e->exact_grant));
   json_set (o, "summary", json_new_string (e->summary));
   json_set (o, "capabilities", pair_json ("add", e->cap_add, "drop", e->cap_drop));
+  json_set (json_get (o, "capabilities"), "keep", e->cap_keep ? strv_json (e->cap_keep) : json_new (JSON_NULL));
+  json_set (o, "contradicts", strv_json (e->contradicts));
   json_set (o, "seccomp", pair_json ("deny", e->sys_deny, "allow", e->sys_allow));
   json_set (o, "effects", effects_json (e));
   json_set (o, "mechanisms", mechanisms_json (e, host));
@@ -483,6 +473,7 @@ explain_score (struct shim_s *s, const struct explain_opts *o, entitle_error_t *
 {
   cleanup_free char *path = NULL, *raw = NULL;
   cleanup_json json_t *spec = NULL;
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_score_s sc;
   size_t len;
   int ret;
@@ -497,7 +488,7 @@ explain_score (struct shim_s *s, const struct explain_opts *o, entitle_error_t *
   if (ret == 0 && spec->type != JSON_OBJECT)
     ret = entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
   if (ret == 0)
-    ret = entitle_rewrite (s->ctx, spec, err);
+    ret = entitle_rewrite (s->ctx, spec, &final, err);
   if (ret >= 0)
     ret = entitle_score (spec, &sc, err);
   if (UNLIKELY (ret < 0))

@@ -75,9 +75,15 @@ mechanisms (struct shim_s *s)
 {
   struct entitle_probe_s probe;
   entitle_error_t err = NULL;
-  const unsigned used = PROBE_CG_ALL & ~PROBE_CG_DEVICE;
-  bool bpf = shim_probe (s->ctx, &probe, &err) == 0 && probe.cgroup2[0]
-             && (probe.cgroup_bpf & used) == used;
+  unsigned used = 0;
+  bool bpf;
+  int i;
+
+  for (i = 0; i < ATTACH_COUNT; i++)
+    if (entitle_attach_points[i].program)
+      used |= ATTACH_BIT (i);
+  bpf = shim_probe (s->ctx, &probe, &err) == 0 && probe.cgroup2[0]
+        && (probe.cgroup_bpf & used) == used;
 
   entitle_error_release (&err);
   return bpf ? "seccomp,capabilities,namespaces,paths,device-cgroup,cgroup-bpf"

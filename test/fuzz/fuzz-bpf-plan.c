@@ -6,27 +6,25 @@
 #include "json.h"
 #include "utils.h"
 
-/* The BPF plan builder (lib/bpf-plan.c) the hook runs at createRuntime:
-   the input is the applied entitlements, one a line, then a NUL byte,
-   then the container's config.json (its linux.sysctl).  Without a NUL the
-   spec is {}.
+/* The BPF plan builder (lib/bpf-plan.c) that the shim and the hook run:
+   the input is entitlements, one a line, then a NUL byte, then the
+   container's config.json (its linux.sysctl).  Without a NUL the spec is
+   {}.  Lines that do not parse as a set are not fed to the planner.
 
-   Properties: the plan never holds more ranges than the maps take, egress
-   rules are unique and their prefixes in range, and every need is one of
-   the applied entitlements.  */
-
-#define MAX_APPLIED 256
+   Properties: the plan never holds more than the programs take, egress
+   rules are unique with their host bits clear, every program it attaches
+   is one a row of the set asks for.  */
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   cleanup_free char *text = fuzz_strndup (data, size);
   cleanup_json json_t *spec = NULL;
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
   struct entitle_bpf_plan_s plan;
   entitle_error_t err = NULL;
-  char *applied[MAX_APPLIED + 1], *p;
   const uint8_t *nul = memchr (data, 0, size);
-  size_t n = 0, i, j;
+  size_t i, j, w;
   int ret;
 
   if (nul)
@@ -39,48 +37,35 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   else
     spec = json_new (JSON_OBJECT);
-  for (p = text; n < MAX_APPLIED; n++)
+  for (char *c = text; *c; c++)
+    if (*c == '\n')
+      *c = ',';
+  if (entitle_parse_list (text, "fuzz", &set, &err) < 0)
     {
-      applied[n] = p;
-      p = strchr (p, '\n');
-      if (p == NULL)
-        {
-          n++;
-          break;
-        }
-      *p++ = '\0';
+      entitle_error_release (&err);
+      return 0;
     }
-  applied[n] = NULL;
-
-  ret = entitle_bpf_plan (&plan, applied, spec, &err);
+  ret = entitle_bpf_plan (&plan, &set, spec, &err);
   if (ret < 0)
     {
       FUZZ_ASSERT (err != NULL && err->msg != NULL && strchr (err->msg, '\n') == NULL);
       entitle_error_release (&err);
+      return 0;
     }
-  else
+  FUZZ_ASSERT (err == NULL);
+  FUZZ_ASSERT (plan.policy.n_bind <= ENTITLE_MAX_RANGES && plan.policy.n_map <= ENTITLE_MAX_RANGES);
+  FUZZ_ASSERT (plan.policy.n_egress <= ENTITLE_MAX_EGRESS && plan.policy.n_sysctl <= ENTITLE_MAX_SYSCTLS);
+  FUZZ_ASSERT ((plan.attach & ~entitle_bpf_needed (&set)) == 0 && (ret > 0) == (plan.attach != 0));
+  for (i = 0; i < plan.policy.n_egress; i++)
     {
-      FUZZ_ASSERT (err == NULL);
-      FUZZ_ASSERT (plan.policy.n_bind <= ENTITLE_MAX_RANGES && plan.policy.n_map <= ENTITLE_MAX_RANGES);
-      for (i = 0; i < plan.n_egress; i++)
-        {
-          const struct entitle_egress_rule_s *r = &plan.egress[i];
-          FUZZ_ASSERT (r->family == AF_INET || r->family == AF_INET6);
-          FUZZ_ASSERT (r->len <= (r->family == AF_INET ? 32u : 128u));
-          FUZZ_ASSERT (r->ports.n >= 1 && r->ports.n <= ENTITLE_MAX_RANGES);
-          for (j = 0; j < i; j++)
-            FUZZ_ASSERT (!(plan.egress[j].family == r->family && plan.egress[j].len == r->len
-                           && memcmp (plan.egress[j].addr, r->addr, sizeof (r->addr)) == 0));
-        }
-      for (i = 0; plan.needs && plan.needs[i]; i++)
-        {
-          bool found = false;
-          for (j = 0; j < n; j++)
-            found |= strcmp (plan.needs[i], applied[j]) == 0;
-          FUZZ_ASSERT (found);
-        }
-      FUZZ_ASSERT (ret == 0 || plan.attach != 0);
+      const struct entitle_cidr *r = &plan.policy.egress[i];
+      FUZZ_ASSERT (r->family == AF_INET || r->family == AF_INET6);
+      for (w = 0; w < 4; w++)
+        FUZZ_ASSERT ((r->net[w] & r->mask[w]) == r->net[w]);
+      for (j = 0; j < i; j++)
+        FUZZ_ASSERT (memcmp (&plan.policy.egress[j], r, sizeof (*r)) != 0);
     }
-  entitle_bpf_plan_free (&plan);
+  for (i = 0; i < plan.policy.n_sysctl; i++)
+    FUZZ_ASSERT (memchr (plan.policy.sysctl[i], '\0', ENTITLE_SYSCTL_NAME) != NULL);
   return 0;
 }

@@ -53,11 +53,12 @@ static int
 rewrite (const struct entitle_config_s *cfg, json_t *spec)
 {
   struct entitle_ctx_s ctx;
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
   entitle_error_t err = NULL;
   int ret;
 
   entitle_ctx_init (&ctx, NULL, cfg);
-  ret = entitle_rewrite (&ctx, spec, &err);
+  ret = entitle_rewrite (&ctx, spec, &final, &err);
   entitle_ctx_release (&ctx);
   if (getenv ("FUZZ_VERBOSE"))
     fprintf (stderr, "rewrite under config %s: %d %s\n", cfg->present ? "present" : "none", ret,

@@ -16,6 +16,9 @@ setup() {
   if ! grep -qa ENTITLE_FAULT "$ENTITLE"; then
     skip "entitle is built without fault injection (./configure --enable-fault-injection)"
   fi
+  # The host probe is kept in state_dir by the same atomic write: have it
+  # there first, so that the fault points fire in the write of config.json.
+  "$ENTITLE" explain security.confined >/dev/null
 }
 
 # temporaries DIR: the names of entitle's temporary files left in DIR.

@@ -280,6 +280,7 @@ struct row
   const char *devices; /* NULL: unchanged; else the exact JSON array */
   bool lsm_unconfined;
   enum profile profile;
+  bool native_abi;       /* the profile lists the native architecture only (socket rules) */
   struct sc seccomp[32]; /* differences from the baseline of the profile */
 };
 
@@ -298,6 +299,9 @@ struct row
   "CAP_SETPCAP CAP_SYS_CHROOT CAP_KILL CAP_AUDIT_WRITE"
 #define DOCKER_CONFINED \
   "CAP_CHOWN CAP_FOWNER CAP_MKNOD CAP_NET_RAW CAP_NET_BIND_SERVICE CAP_SYS_CHROOT CAP_KILL CAP_AUDIT_WRITE"
+#define DOCKER_NO_NET_RAW                                                                         \
+  "CAP_CHOWN CAP_DAC_OVERRIDE CAP_FSETID CAP_FOWNER CAP_MKNOD CAP_SETGID CAP_SETUID CAP_SETFCAP " \
+  "CAP_SETPCAP CAP_NET_BIND_SERVICE CAP_SYS_CHROOT CAP_KILL CAP_AUDIT_WRITE"
 #define DOCKER_NO_MKNOD                                                                             \
   "CAP_CHOWN CAP_DAC_OVERRIDE CAP_FSETID CAP_FOWNER CAP_NET_RAW CAP_SETGID CAP_SETUID CAP_SETFCAP " \
   "CAP_SETPCAP CAP_NET_BIND_SERVICE CAP_SYS_CHROOT CAP_KILL CAP_AUDIT_WRITE"
@@ -336,31 +340,44 @@ struct row
   }
 #define MODULES_ALLOWED \
   { "init_module", "*" }, { "finit_module", "*" }, { "delete_module", "*" }
-/* security.confined and security.view: minus ptrace, personality but
-   PER_LINUX, and the rest, which no fixture allowed to begin with.  */
-#define CONFINED_SECCOMP \
-  { "ptrace", "" }, { "personality", PERSONALITY_LINUX }
+/* security.confined and security.view: minus ptrace and its primitives
+   process_vm_readv/writev, personality but PER_LINUX, and the rest, which
+   no fixture allowed to begin with.  */
+#define CONFINED_SECCOMP                                                     \
+  { "ptrace", "" }, { "process_vm_readv", "" }, { "process_vm_writev", "" }, \
+  {                                                                          \
+    "personality", PERSONALITY_LINUX                                         \
+  }
 
 static const struct row rows[] = {
   /* network.none */
   { "network.none", RUNC, RUNC_DROPS ("CAP_AUDIT_WRITE CAP_KILL"),
-    .nnp = true, .netns = true, .pidns = true, .masked = MASK_NET, .profile = GENERATED,
+    .nnp = true, .netns = true, .pidns = true, .masked = MASK_NET, .profile = GENERATED, .native_abi = true,
     .seccomp = { { "socket", SOCKET_UNIX }, { "socketpair", SOCKET_UNIX }, { "socketcall", "" } } },
   { "network.none", DOCKER, DOCKER_SETS (DOCKER_NO_NET_RAW_BIND), .netns = true, .pidns = true,
-    .masked = MASK_NET, .profile = EDITED,
+    .masked = MASK_NET, .profile = EDITED, .native_abi = true,
     .seccomp = { { "socket", SOCKET_UNIX }, { "socketpair", SOCKET_UNIX }, { "socketcall", "" } } },
   { "network.none", NOSECCOMP, DOCKER_SETS (DOCKER_NO_NET_RAW_BIND), .netns = true, .pidns = true,
-    .masked = MASK_NET, .profile = GENERATED,
+    .masked = MASK_NET, .profile = GENERATED, .native_abi = true,
     .seccomp = { { "socket", SOCKET_UNIX }, { "socketpair", SOCKET_UNIX }, { "socketcall", "" } } },
 
   /* network.user */
   { "network.user", RUNC, RUNC_DROPS ("CAP_AUDIT_WRITE CAP_KILL"),
-    .nnp = true, .netns = true, .pidns = true, .profile = GENERATED,
+    .nnp = true, .netns = true, .pidns = true, .profile = GENERATED, .native_abi = true,
     .seccomp = { { "socket", SOCKET_USER }, { "socketcall", "" } } },
-  { "network.user", DOCKER, DOCKER_SETS (DOCKER_NO_NET_RAW_BIND), .netns = true, .pidns = true, .profile = EDITED,
+  { "network.user", DOCKER, DOCKER_SETS (DOCKER_NO_NET_RAW_BIND), .netns = true, .pidns = true, .profile = EDITED, .native_abi = true,
     .seccomp = { { "socket", SOCKET_USER }, { "socketcall", "" } } },
   { "network.user", NOSECCOMP, DOCKER_SETS (DOCKER_NO_NET_RAW_BIND), .netns = true, .pidns = true,
-    .profile = GENERATED, .seccomp = { { "socket", SOCKET_USER }, { "socketcall", "" } } },
+    .profile = GENERATED, .native_abi = true, .seccomp = { { "socket", SOCKET_USER }, { "socketcall", "" } } },
+
+  /* network.egress: no raw sockets, so no CAP_NET_RAW (nor CAP_NET_ADMIN,
+     which no fixture has); nothing either gates in a profile.  */
+  { "network.egress=10.0.0.0/8:443", RUNC, RUNC_SETS (RUNC_CAPS), .nnp = true, .netns = true, .pidns = true,
+    .profile = UNCHANGED },
+  { "network.egress=10.0.0.0/8:443", DOCKER, DOCKER_SETS (DOCKER_NO_NET_RAW), .netns = true, .pidns = true,
+    .profile = UNCHANGED },
+  { "network.egress=10.0.0.0/8:443", NOSECCOMP, DOCKER_SETS (DOCKER_NO_NET_RAW), .netns = true, .pidns = true,
+    .profile = UNCHANGED },
 
   /* network.proxy: nothing its capabilities gate; no restriction, so no
      profile where there was none.  */
@@ -489,8 +506,7 @@ static const char *const covered[] = { "host.devices.admin", "host.devices.none"
                                        "security.confined", "security.insecure", "security.memory-lock",
                                        "security.view" };
 
-static const char *const modifiers[] = { "network.egress=10.0.0.0/8:443", "network.bind=8080",
-                                         "network.bind-map=80:8080" };
+static const char *const modifiers[] = { "network.bind=8080", "network.bind-map=80:8080" };
 
 static struct entitle_log_s test_log = { .path = NULL };
 
@@ -880,7 +896,13 @@ assert_seccomp (const struct row *r, const json_t *orig, const json_t *spec)
       assert_non_null (after);
       assert_string_equal (json_string (json_get (after, "defaultAction")), "SCMP_ACT_ERRNO");
       assert_string_equal (json_get (after, "defaultErrnoRet")->text, "1");
-      assert_true (json_equal (json_get (before, "architectures"), json_get (after, "architectures")));
+      if (r->native_abi && host_is_x86_64 ())
+        {
+          cleanup_json json_t *native = parse_ok ("[\"SCMP_ARCH_X86_64\"]");
+          assert_true (json_equal (native, json_get (after, "architectures")));
+        }
+      else if (!r->native_abi)
+        assert_true (json_equal (json_get (before, "architectures"), json_get (after, "architectures")));
       assert_syscalls (what, after, r, docker_profile);
       return;
     case GENERATED:
@@ -893,7 +915,8 @@ assert_seccomp (const struct row *r, const json_t *orig, const json_t *spec)
         return; /* the baselines below are x86_64's */
       {
         cleanup_json json_t *archs
-            = parse_ok ("[\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"]");
+            = parse_ok (r->native_abi ? "[\"SCMP_ARCH_X86_64\"]"
+                                      : "[\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\"]");
         assert_true (json_equal (archs, json_get (after, "architectures")));
       }
       assert_syscalls (what, after, r, r->fixture == RUNC ? generated_runc : generated_docker);
@@ -970,13 +993,14 @@ static int
 rewrite (const struct entitle_config_s *cfg, json_t *spec, const char *list, char **msg)
 {
   struct entitle_ctx_s ctx;
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
   entitle_error_t err = NULL;
   int ret;
 
   if (list)
     request (spec, list);
   entitle_ctx_init (&ctx, &test_log, cfg);
-  ret = entitle_rewrite (&ctx, spec, &err);
+  ret = entitle_rewrite (&ctx, spec, &final, &err);
   entitle_ctx_release (&ctx);
   if (ret < 0)
     {
@@ -1099,8 +1123,9 @@ static void
 assert_hooks (const char *ent, const char *fixture, const json_t *orig, json_t *spec)
 {
   static const char *const stages[] = { "createRuntime", "poststop" };
-  const char *const list[] = { ent, NULL };
-  bool needed = entitle_probe_cg_needed (list) != 0;
+  const char *eq = strchr (ent, '=');
+  const struct entitle_entry_s *row = entitle_catalogue_find (ent, eq ? (size_t)(eq - ent) : strlen (ent));
+  bool needed = row && row->attach != 0;
   json_t *hooks = json_get (spec, "hooks");
   size_t i;
 
@@ -1175,7 +1200,7 @@ test_catalogue_new_namespaces (void **state)
   static const struct
   {
     const char *ent, *type;
-  } cases[] = { { "network.none", "network" }, { "network.user", "network" }, { "network.proxy", "network" }, { "host.processes.none", "pid" } };
+  } cases[] = { { "network.none", "network" }, { "host.processes.none", "pid" } };
   size_t i;
 
   (void)state;
@@ -1227,6 +1252,53 @@ test_catalogue_new_namespaces (void **state)
         assert_string_equal (json_string (json_get (namespace_of (spec, "network", &n), "path")), NETNS_PATH);
         assert_int_equal (n, 1);
       }
+    }
+}
+
+/* DESIGN §7: network.user and network.proxy keep the namespace the engine
+   chose, the host's too (no network namespace at all, as a host-network
+   pod); network.none gives an empty one instead of the host's, also when
+   the engine names the host's by path (Docker's --network host).  */
+static void
+test_catalogue_network_namespace_kept (void **state)
+{
+  static const char *const keep[] = { "network.user", "network.proxy" };
+  static const char *const host_paths[] = { "/proc/self/ns/net", "/proc/thread-self/ns/net" };
+  size_t i, n;
+
+  (void)state;
+  for (i = 0; i < 2; i++)
+    {
+      cleanup_json json_t *spec = load_fixture (DOCKER);
+      struct entitle_config_s cfg;
+      json_t *ns = json_get (json_get (spec, "linux"), "namespaces");
+
+      for (size_t k = 0; k < ns->n; k++)
+        if (strcmp (json_string (json_get (ns->items[k], "type")), "network") == 0)
+          json_remove_at (ns, k--);
+      grant_all (&cfg, false);
+      assert_int_equal (rewrite (&cfg, spec, keep[i], NULL), 1);
+      entitle_config_free (&cfg);
+      assert_null (namespace_of (spec, "network", &n));
+    }
+  for (i = 0; i < 2; i++)
+    {
+      cleanup_json json_t *spec = load_fixture (NOSECCOMP);
+      struct entitle_config_s cfg;
+      json_t *net = (json_t *)namespace_of (spec, "network", &n);
+
+      json_set (net, "path", json_new_string (host_paths[i]));
+      grant_all (&cfg, false);
+      assert_int_equal (rewrite (&cfg, spec, "network.user", NULL), 1);
+      assert_string_equal (json_string (json_get (namespace_of (spec, "network", &n), "path")), host_paths[i]);
+      /* Narrowing: no grant needed for the new namespace.  */
+      entitle_config_free (&cfg);
+      config_from (&cfg, "{}");
+      assert_int_equal (rewrite (&cfg, spec, "network.none", NULL), 1);
+      entitle_config_free (&cfg);
+      assert_non_null (namespace_of (spec, "network", &n));
+      assert_int_equal (n, 1);
+      assert_null (json_get (namespace_of (spec, "network", &n), "path"));
     }
 }
 
@@ -1384,7 +1456,7 @@ test_catalogue_idempotent (void **state)
       entitle_error_t err = NULL;
 
       grant_all (&cfg, false);
-      assert_int_equal (rewrite (&cfg, spec, NULL, NULL), 0);
+      assert_int_equal (rewrite (&cfg, spec, NULL, NULL), 1);
       again = generate (spec);
       if (strcmp (once, again) != 0)
         fail_msg ("%s on %s: rewriting again changed the config", r->ent, fixture_file[r->fixture]);
@@ -1423,10 +1495,11 @@ test_catalogue_gated_syscalls_follow_dropped_caps (void **state)
        clone loses namespaces, clone3 ENOSYS; CAP_SYS_PTRACE's stay.  */
     { "host.devices.none",
       { { "mount", "" }, { "umount2", "" }, { "unshare", "" }, { "setns", "" }, { "sethostname", "" }, { "fsopen", "" }, { "clone", CLONE_NO_NS }, { "clone3", "E38" }, { "kcmp", "*" }, { "ptrace", "*" }, { "reboot", "*" }, { "syslog", "*" /* CAP_SYSLOG gates it too */ }, { "bpf", "" }, { "perf_event_open", "" }, { "mknod", MKNOD_NO_DEV } } },
-    /* And CAP_SYSLOG, CAP_SYS_PTRACE, CAP_SYS_RAWIO, CAP_DAC_READ_SEARCH;
-       ptrace by name; process_vm_* stay (ungated from Linux 4.8).  */
+    /* An upper bound: every capability but the eight it keeps goes, and
+       what each gates (CAP_SYS_TIME's clock_settime too); ptrace and
+       process_vm_* by name.  */
     { "security.confined",
-      { { "mount", "" }, { "unshare", "" }, { "clone", CLONE_NO_NS }, { "clone3", "E38" }, { "kcmp", "" }, { "ptrace", "" }, { "process_vm_readv", "*" }, { "syslog", "" }, { "iopl", "" }, { "open_by_handle_at", "" }, { "keyctl", "" }, { "reboot", "" }, { "clock_settime", "*" }, { "personality", PERSONALITY_LINUX } } },
+      { { "mount", "" }, { "unshare", "" }, { "clone", CLONE_NO_NS }, { "clone3", "E38" }, { "kcmp", "" }, { "ptrace", "" }, { "process_vm_readv", "" }, { "syslog", "" }, { "iopl", "" }, { "open_by_handle_at", "" }, { "keyctl", "" }, { "reboot", "" }, { "clock_settime", "" }, { "personality", PERSONALITY_LINUX } } },
   };
   size_t i, k;
 
@@ -1509,6 +1582,7 @@ main (void)
     cmocka_unit_test (test_catalogue_fixtures),
     cmocka_unit_test (test_catalogue_table),
     cmocka_unit_test (test_catalogue_new_namespaces),
+    cmocka_unit_test (test_catalogue_network_namespace_kept),
     cmocka_unit_test (test_catalogue_modifiers_alone),
     cmocka_unit_test (test_catalogue_network_host_is_admin_without_netns),
     cmocka_unit_test (test_catalogue_insecure_is_union_of_admin_rungs),

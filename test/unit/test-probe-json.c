@@ -10,7 +10,9 @@
 #include <cmocka.h>
 #include "unit.h"
 #include "json.h"
+#include "bpf-plan.h"
 #include "catalogue.h"
+#include "entitlements.h"
 #include "probe.h"
 #include "utils.h"
 
@@ -27,7 +29,8 @@ sample (struct entitle_probe_s *p)
   p->bpf_lsm_listed = true;
   strcpy (p->bpf_lsm_error, "bpf_prog_attach: Operation not permitted");
   strcpy (p->lockdown, "none");
-  p->cgroup_bpf = PROBE_CG_SOCK_CREATE | PROBE_CG_CONNECT4 | PROBE_CG_SYSCTL | PROBE_CG_DEVICE;
+  p->cgroup_bpf = ATTACH_BIT (ATTACH_SOCK_CREATE) | ATTACH_BIT (ATTACH_CONNECT4) | ATTACH_BIT (ATTACH_SYSCTL)
+                  | ATTACH_BIT (ATTACH_DEVICE);
   strcpy (p->cgroup2, "/sys/fs/cgroup/unified");
   p->landlock_abi = 7;
   p->apparmor = true;
@@ -138,7 +141,7 @@ test_probe_json_round_trip_all_and_nothing (void **state)
       if (k == 1)
         {
           p.seccomp_flags = 63;
-          p.cgroup_bpf = PROBE_CG_ALL;
+          p.cgroup_bpf = ATTACH_ALL;
           p.seccomp = p.seccomp_extended = p.checmate = p.bpf_lsm = p.bpf_lsm_listed = true;
           p.lsm_cgroup = p.selinux = p.apparmor = true;
           memset (p.cgroup2, 'x', sizeof (p.cgroup2) - 1);
@@ -236,56 +239,82 @@ test_probe_json_unknown_keys_ignored (void **state)
   assert_string_equal (p.kernel, "6");
 }
 
-static void
-test_probe_cg_needed (void **state)
+/* The programs a set needs are the union of its rows' (lib/bpf-plan.c).  */
+static unsigned
+needed (const char *list)
 {
-  static const char *const none[] = { "network.none", NULL };
-  static const char *const user[] = { "host.processes.none", "network.user", NULL };
-  static const char *const egress[] = { "network.egress=10.0.0.0/8:443", "network.proxy", NULL };
-  static const char *const bind[] = { "network.bind=80", "network.bind-map=80:8080", NULL };
-  static const char *const confined[] = { "security.confined", NULL };
-  static const char *const view[] = { "network.egress=::/0", "security.view", NULL };
-  static const char *const other[] = { "network.admin", "security.admin", "fs.write=/tmp",
-                                       "network.nonexistent", "network", NULL };
-  static const char *const empty[] = { NULL };
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  entitle_error_t err = NULL;
 
-  (void)state;
-  assert_int_equal (entitle_probe_cg_needed (none), PROBE_CG_SOCK_CREATE);
-  assert_int_equal (entitle_probe_cg_needed (user), PROBE_CG_SOCK_CREATE);
-  assert_int_equal (entitle_probe_cg_needed (egress),
-                    PROBE_CG_CONNECT4 | PROBE_CG_CONNECT6 | PROBE_CG_SENDMSG4 | PROBE_CG_SENDMSG6);
-  assert_int_equal (entitle_probe_cg_needed (bind), PROBE_CG_BIND4 | PROBE_CG_BIND6);
-  assert_int_equal (entitle_probe_cg_needed (confined), PROBE_CG_SYSCTL);
-  /* security.view keeps sysctl writes to the runtime's /proc/sys rules (DESIGN §3).  */
-  assert_int_equal (entitle_probe_cg_needed (view),
-                    PROBE_CG_CONNECT4 | PROBE_CG_CONNECT6 | PROBE_CG_SENDMSG4 | PROBE_CG_SENDMSG6);
-  assert_int_equal (entitle_probe_cg_needed (other), 0);
-  assert_int_equal (entitle_probe_cg_needed (empty), 0);
-  assert_int_equal (entitle_probe_cg_needed (NULL), 0);
-  assert_string_equal (entitle_probe_cg_name (PROBE_CG_SENDMSG6), "sendmsg6");
-  assert_null (entitle_probe_cg_name (PROBE_CG_ALL));
+  if (entitle_parse_list (list, "test", &set, &err) < 0)
+    fail_msg ("%s: %s", list, err->msg);
+  return entitle_bpf_needed (&set);
 }
 
-/* The attach types (lib/probe-json.c) and the words explain prints for
-   them (lib/catalogue.c) name the same rows; each FX_* but FX_CGROUP_BPF
-   has its words.  */
+#define B(a) ATTACH_BIT (ATTACH_##a)
+
+static void
+test_probe_bpf_needed (void **state)
+{
+  const unsigned egress = B (CONNECT4) | B (CONNECT6) | B (SENDMSG4) | B (SENDMSG6) | B (SOCK_CREATE) | B (SKB_EGRESS);
+
+  (void)state;
+  assert_int_equal (needed ("network.none"), B (SOCK_CREATE));
+  assert_int_equal (needed ("host.processes.none,network.user"), B (SOCK_CREATE));
+  assert_int_equal (needed ("network.egress=10.0.0.0/8:443,network.user"), egress);
+  assert_int_equal (needed ("network.bind=80,network.bind-map=80:8080"), B (BIND4) | B (BIND6) | B (SKB_INGRESS));
+  assert_int_equal (needed ("network.bind-map=80:8080"), B (BIND4) | B (BIND6));
+  assert_int_equal (needed ("security.confined"), B (SYSCTL));
+  /* security.view keeps sysctl writes to the runtime's /proc/sys rules (DESIGN §3).  */
+  assert_int_equal (needed ("network.egress=::/0,security.view"), egress);
+  assert_int_equal (needed ("network.admin,security.admin,fs.write=/tmp"), 0);
+  assert_int_equal (needed (""), 0);
+}
+
+/* One row per attach point, each named once; every point with a program
+   is one the loader pins (entitle_attach_find finds it by name).  */
+static void
+test_probe_attach_table (void **state)
+{
+  int i, j;
+
+  (void)state;
+  for (i = 0; i < ATTACH_COUNT; i++)
+    {
+      const struct entitle_attach_s *a = &entitle_attach_points[i];
+      if (a->name == NULL || a->prog_type == BPF_PROG_TYPE_UNSPEC)
+        fail_msg ("attach point %d has no row", i);
+      assert_int_equal (entitle_attach_find (a->name), i);
+      for (j = 0; j < i; j++)
+        if (a->program && entitle_attach_points[j].program
+            && strcmp (a->program, entitle_attach_points[j].program) == 0)
+          fail_msg ("program `%s` is attached at two points", a->program);
+    }
+  assert_int_equal (entitle_attach_find ("nonexistent"), -1);
+}
+
+/* What a row says of the cgroup programs agrees with itself: a row with
+   programs says what they do, has policy bits and needs only points that
+   have a program; each FX_* has its words.  */
 static void
 test_probe_cg_tables_agree (void **state)
 {
   size_t i, j, n, nfx;
   const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
   const struct entitle_fx_text_s *fx = entitle_fx_texts (&nfx);
-  unsigned covered = FX_CGROUP_BPF, bit;
+  unsigned covered = 0, bit, with_program = 0;
+  int a;
 
   (void)state;
+  for (a = 0; a < ATTACH_COUNT; a++)
+    if (entitle_attach_points[a].program)
+      with_program |= ATTACH_BIT (a);
   for (i = 0; i < n; i++)
     {
-      const char *const name[] = { rows[i].name, NULL };
-      unsigned cg = entitle_probe_cg_needed (name);
-      if ((cg != 0) != (entitle_cgroup_bpf_text (rows[i].name) != NULL))
-        fail_msg ("%s: attach types and cgroup BPF text disagree", rows[i].name);
-      if ((rows[i].fx & FX_CGROUP_BPF) && cg == 0)
-        fail_msg ("%s: FX_CGROUP_BPF without attach types", rows[i].name);
+      if ((rows[i].attach != 0) != (rows[i].bpf_text != NULL) || (rows[i].attach != 0) != (rows[i].policy != 0))
+        fail_msg ("%s: attach points, policy bits and cgroup BPF text disagree", rows[i].name);
+      if (rows[i].attach & ~with_program)
+        fail_msg ("%s: needs an attach point without a program", rows[i].name);
     }
   for (j = 0; j < nfx; j++)
     covered |= fx[j].fx;
@@ -305,7 +334,8 @@ main (void)
     cmocka_unit_test (test_probe_json_malformed_refused),
     cmocka_unit_test (test_probe_json_bad_abi_refused),
     cmocka_unit_test (test_probe_json_unknown_keys_ignored),
-    cmocka_unit_test (test_probe_cg_needed),
+    cmocka_unit_test (test_probe_bpf_needed),
+    cmocka_unit_test (test_probe_attach_table),
     cmocka_unit_test (test_probe_cg_tables_agree),
   };
 

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <bpf/bpf.h>
+#include "loader.h"
+
+/* What one container gets: its attachments and its storage value.  */
+
+/* Is @prog attached to the cgroup @cgfd for @type?  */
+static bool
+attached (int prog, int cgfd, enum bpf_attach_type type)
+{
+  struct bpf_prog_info info = { 0 };
+  __u32 len = sizeof (info), ids[64], n = 64, i;
+
+  if (bpf_obj_get_info_by_fd (prog, &info, &len) < 0 || bpf_prog_query (cgfd, type, 0, NULL, ids, &n) < 0)
+    return false;
+  for (i = 0; i < n; i++)
+    if (ids[i] == info.id)
+      return true;
+  return false;
+}
+
+int
+entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, entitle_error_t *err)
+{
+  int i;
+
+  /* Attached this way (BPF_F_ALLOW_MULTI, no link), the kernel drops the
+     attachment with the cgroup.  A program attached already (the hook ran
+     twice: from the shim and from hooks.d) stays; the kernel would refuse
+     it a second time.  */
+  for (i = 0; i < ATTACH_COUNT; i++)
+    {
+      enum bpf_attach_type type = entitle_attach_points[i].type;
+
+      if (!(attach & ATTACH_BIT (i)) || b->prog[i] < 0 || attached (b->prog[i], cgfd, type))
+        continue;
+      if (bpf_prog_attach (b->prog[i], cgfd, type, BPF_F_ALLOW_MULTI) < 0)
+        return entitle_make_sys_error (err, "attach cgroup BPF %s", entitle_attach_points[i].name);
+    }
+  return 0;
+}
+
+int
+entitle_bpf_install (struct entitle_bpf_s *b, const struct entitle_policy *policy, uint64_t cgroup_id,
+                     entitle_error_t *err)
+{
+  __u64 key = cgroup_id;
+
+  if (bpf_map_update_elem (b->policy, &key, policy, BPF_ANY) < 0)
+    return entitle_make_sys_error (err, "write the policy of cgroup %llu", (unsigned long long)cgroup_id);
+  return 0;
+}
+
+int
+entitle_bpf_policy_get (struct entitle_bpf_s *b, uint64_t cgroup_id, struct entitle_policy *out)
+{
+  __u64 key = cgroup_id;
+  return bpf_map_lookup_elem (b->policy, &key, out) == 0;
+}

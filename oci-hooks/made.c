@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cgroup.h"
+#include "file.h"
+#include "hook.h"
+#include "utils.h"
+
+/* The cgroups the hook made for containers that share their caller's
+   (crun --cgroup-manager=disabled), so that poststop, or the next hook
+   after a crash, can remove them.  One file per container under
+   STATE_DIR/cgroups, named by a hash of runtime root and id and holding
+   "ROOT\nID\nPATH\nCGROUP-ID\n", PATH relative to the cgroup2 root: the
+   hook runs in mount namespaces that mount cgroup2 in different places
+   (crun's test namespace, the host's), and the id says whether the cgroup
+   is still there whatever the namespace.  Plain files outlive an upgrade
+   of entitle, which replaces the pinned BPF objects.  Everything else a
+   container has in the kernel goes with its cgroup.  */
+
+#define DEFAULT_STATE_DIR "/run/entitle"
+
+static char *
+records_dir (const char *state_dir)
+{
+  char *p;
+  if (asprintf (&p, "%s/cgroups", state_dir ? state_dir : DEFAULT_STATE_DIR) < 0)
+    abort ();
+  return p;
+}
+
+static char *
+record_path (const char *dir, const char *root, const char *id)
+{
+  uint64_t h = 14695981039346656037ull;
+  const char *parts[] = { root, "\n", id };
+  char *p;
+  size_t i;
+
+  for (i = 0; i < 3; i++)
+    for (const char *c = parts[i]; *c; c++)
+      h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  if (asprintf (&p, "%s/%016llx", dir, (unsigned long long)h) < 0)
+    abort ();
+  return p;
+}
+
+int
+hook_made_lock (const char *state_dir, entitle_error_t *err)
+{
+  cleanup_free char *dir = records_dir (state_dir), *parent = strdup (dir);
+  int fd;
+
+  *strrchr (parent, '/') = '\0';
+  mkdir (parent, 0700);
+  if (mkdir (dir, 0700) < 0 && errno != EEXIST)
+    return entitle_make_sys_error (err, "mkdir `%s`", dir);
+  fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || flock (fd, LOCK_EX) < 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return entitle_make_sys_error (err, "lock `%s`", dir);
+    }
+  return fd;
+}
+
+int
+hook_made_record (const char *state_dir, const char *root, const char *id, const char *rel, uint64_t cgroup_id,
+                  entitle_error_t *err)
+{
+  cleanup_free char *dir = records_dir (state_dir), *path = record_path (dir, root, id), *text = NULL;
+  cleanup_close int fd = -1;
+
+  if (asprintf (&text, "%s\n%s\n%s\n%llu\n", root, id, rel, (unsigned long long)cgroup_id) < 0)
+    abort ();
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0 || entitle_write_all (fd, text, strlen (text)) < 0 || fsync (fd) < 0)
+    return entitle_make_sys_error (err, "record the cgroup made for container `%s` in `%s`", id, path);
+  return 0;
+}
+
+struct record
+{
+  char *raw;
+  const char *root, *id, *rel;
+  uint64_t cgroup_id;
+};
+
+static void
+record_free (struct record *r)
+{
+  free (r->raw);
+}
+#define cleanup_record __attribute__ ((cleanup (record_free)))
+
+/* The record @path, if it is one (of @root and @id, unless they are NULL).  */
+static bool
+read_record (const char *path, const char *root, const char *id, struct record *r)
+{
+  entitle_error_t err = NULL;
+  char *line[4], *p;
+  size_t len, i;
+
+  if (entitle_file_read (path, 3 * 4096, &r->raw, &len, &err) < 0)
+    {
+      entitle_error_release (&err);
+      return false;
+    }
+  for (i = 0, p = r->raw; i < 4; i++)
+    {
+      char *nl = strchr (p, '\n');
+      if (nl == NULL)
+        return false;
+      *nl = '\0';
+      line[i] = p;
+      p = nl + 1;
+    }
+  r->root = line[0];
+  r->id = line[1];
+  r->rel = line[2];
+  r->cgroup_id = strtoull (line[3], NULL, 10);
+  return root == NULL || (strcmp (r->root, root) == 0 && strcmp (r->id, id) == 0);
+}
+
+/* Remove the recorded cgroup; true once it is gone.  rmdir fails with
+   EBUSY while the cgroup holds a process: that is how a live container's
+   record survives collection.  A cgroup this mount namespace cannot name
+   stays recorded for a hook that can.  */
+static bool
+remove_made (const struct record *r, const char *mnt, int mntfd)
+{
+  cleanup_free char *dir = NULL;
+
+  if (mntfd < 0 || !entitle_cgroup_alive (mntfd, r->cgroup_id))
+    return mntfd >= 0;
+  if (asprintf (&dir, "%s%s", mnt, r->rel) < 0)
+    abort ();
+  return rmdir (dir) == 0;
+}
+
+static int
+open_mount (char *mnt, size_t len)
+{
+  entitle_error_t err = NULL;
+  if (entitle_cgroup2_mount (mnt, len, &err) < 0)
+    {
+      entitle_error_release (&err);
+      return -1;
+    }
+  return open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+void
+hook_made_remove (const char *state_dir, const char *root, const char *id, const struct entitle_log_s *log)
+{
+  cleanup_free char *dir = records_dir (state_dir), *path = record_path (dir, root, id);
+  cleanup_record struct record r = { 0 };
+  cleanup_close int mntfd = -1;
+  char mnt[256];
+
+  if (!read_record (path, root, id, &r))
+    return;
+  mntfd = open_mount (mnt, sizeof (mnt));
+  if (remove_made (&r, mnt, mntfd))
+    unlink (path);
+  else if (errno != EBUSY)
+    entitle_log_warning (log, "remove the cgroup `%s` made for container `%s`: %s", r.rel, id, strerror (errno));
+}
+
+void
+hook_made_collect (const char *state_dir)
+{
+  cleanup_free char *dir = records_dir (state_dir);
+  cleanup_dir DIR *d = opendir (dir);
+  cleanup_close int mntfd = -1;
+  struct dirent *e;
+  char mnt[256];
+
+  mntfd = open_mount (mnt, sizeof (mnt));
+  while (d && (e = readdir (d)) != NULL)
+    {
+      cleanup_free char *path = NULL;
+      cleanup_record struct record r = { 0 };
+
+      if (e->d_name[0] == '.' || asprintf (&path, "%s/%s", dir, e->d_name) < 0)
+        continue;
+      if (!read_record (path, NULL, NULL, &r) || remove_made (&r, mnt, mntfd))
+        unlink (path);
+    }
+}

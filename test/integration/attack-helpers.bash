@@ -87,7 +87,7 @@ capture_start() {
   if ! command -v tcpdump >/dev/null; then
     skip "needs tcpdump (Debian package tcpdump)"
   fi
-  ip netns exec "$NETNS" tcpdump -i lo -n -l -Z root "$@" >"$out" 2>"$err" &
+  ip netns exec "$NETNS" tcpdump -i lo -n -l -Z root "$@" >"$out" 2>"$err" 3>&- &
   CAPTURES+=($!)
   eval "CAPTURE_PID_$name=$!"
   for _ in $(seq 100); do
@@ -138,9 +138,9 @@ captured_some() {
 server_start() {
   local name=$1 out="$BATS_TEST_TMPDIR/$1.srv"
   shift
-  "$@" </dev/null >"$out" 2>&1 &
+  "$@" </dev/null >"$out" 2>&1 3>&- &
   SERVERS+=($!)
-  wait_first_line "$out"
+  wait_first_line "$out" >/dev/null
 }
 
 # wait_first_line FILE: wait until FILE holds a whole line; print it.
@@ -166,6 +166,16 @@ wait_lines() {
   echo "fewer than $2 lines in $1:" >&2
   cat "$1" >&2
   return 1
+}
+
+# line_is INDEX WANT: line INDEX of $output (from run) is WANT; on a
+# mismatch the whole output is shown.
+line_is() {
+  if [ "${lines[$1]-}" != "$2" ]; then
+    printf 'line %s is "%s", expected "%s"; output (status %s):\n%s\nstderr:\n%s\n' \
+      "$1" "${lines[$1]-}" "$2" "$status" "$output" "${stderr-}" >&2
+    return 1
+  fi
 }
 
 # cap_mask NAME...: the mask of capabilities NAME... (with or without

@@ -34,6 +34,7 @@ attack_setup() {
   common_setup
   CAPTURES=()
   SERVERS=()
+  declare -gA CAPTURE_PID=()
   NETNS="entitle-atk-$$-$BATS_TEST_NUMBER"
   ip netns add "$NETNS"
   ip -n "$NETNS" link set lo up
@@ -89,7 +90,7 @@ capture_start() {
   fi
   ip netns exec "$NETNS" tcpdump -i lo -n -l -Z root "$@" >"$out" 2>"$err" 3>&- &
   CAPTURES+=($!)
-  eval "CAPTURE_PID_$name=$!"
+  CAPTURE_PID[$name]=$!
   for _ in $(seq 100); do
     grep -q '^listening on' "$err" && return 0
     sleep 0.05
@@ -102,22 +103,22 @@ capture_start() {
 # capture_stop NAME: stop capture NAME after what was sent reached it;
 # captured NAME then prints its packets.
 capture_stop() {
-  local pid_var="CAPTURE_PID_$1"
   # The packets of a send are on lo when sendto returns; give tcpdump the
   # time to read them from its ring.
   sleep 0.3
-  kill -INT "${!pid_var}" 2>/dev/null || true
-  wait "${!pid_var}" 2>/dev/null || true
+  kill -INT "${CAPTURE_PID[$1]}" 2>/dev/null || true
+  wait "${CAPTURE_PID[$1]}" 2>/dev/null || true
 }
 
+# (tcpdump ends its output with an empty line when interrupted.)
 captured() {
-  cat "$BATS_TEST_TMPDIR/$1.pcap.txt"
+  grep . "$BATS_TEST_TMPDIR/$1.pcap.txt" || true
 }
 
 # captured_none NAME / captured_some NAME: capture NAME saw nothing / at
 # least one packet (they say which, on failure).
 captured_none() {
-  if [ -s "$BATS_TEST_TMPDIR/$1.pcap.txt" ]; then
+  if [ -n "$(captured "$1")" ]; then
     echo "capture $1 saw packets it should not have:" >&2
     captured "$1" >&2
     return 1
@@ -125,7 +126,7 @@ captured_none() {
 }
 
 captured_some() {
-  if [ ! -s "$BATS_TEST_TMPDIR/$1.pcap.txt" ]; then
+  if [ -z "$(captured "$1")" ]; then
     echo "capture $1 saw nothing" >&2
     cat "$BATS_TEST_TMPDIR/$1.pcap.err" >&2
     return 1

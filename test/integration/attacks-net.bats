@@ -75,10 +75,13 @@ attack() {
   captured_some runc
   [ "$(captured runc | grep -c 'echo request')" -eq 2 ]
 
-  set_entitlements "$BUNDLE" "network.egress=$ADDR_A/32,network.egress=$ADDR_A6/128"
-  attack ent entitle "$filter"
-  expect_lines "ping $ADDR_B: EPERM" "ping $ADDR_B6: EPERM"
-  captured_none entitle
+  # Whatever the rung: network.user drops CAP_NET_RAW, not ping sockets.
+  for rung in "" network.user,; do
+    set_entitlements "$BUNDLE" "${rung}network.egress=$ADDR_A/32,network.egress=$ADDR_A6/128"
+    attack ent "entitle-$rung" "$filter"
+    expect_lines "ping $ADDR_B: EPERM" "ping $ADDR_B6: EPERM"
+    captured_none "entitle-$rung"
+  done
 }
 
 @test "network.egress: a ping to a listed address (a rule without ports) still leaves" {
@@ -149,6 +152,29 @@ attack() {
   done
   captured_none entitle
   [ "$stopped" -eq 2 ]
+}
+
+# io_uring's connect and sendmsg run the same cgroup programs as the
+# syscalls (the hooks are in the protocol code); containerd's profile
+# allows io_uring.
+@test "network.egress: io_uring connect and sendmsg reach no unlisted address (containerd's profile)" {
+  require_io_uring_socket
+  containerd_profile "$BATS_TEST_TMPDIR/containerd.json"
+  net_bundle "$BUNDLE" "uring-connect $ADDR_B 80" "uring-sendto $ADDR_B 9" "uring-connect $ADDR_B6 80"
+  use_profile "$BUNDLE" "$BATS_TEST_TMPDIR/containerd.json"
+  filter="dst host $ADDR_B or dst host $ADDR_B6"
+  attack rnc runc "$filter"
+  expect_lines "uring-connect $ADDR_B 80: ECONNREFUSED" "uring-sendto $ADDR_B 9: ok" \
+    "uring-connect $ADDR_B6 80: ECONNREFUSED"
+  [ "$(captured runc | grep -c .)" -ge 3 ]
+
+  set_entitlements "$BUNDLE" "network.egress=$ADDR_A/32,network.egress=$ADDR_A6/128"
+  attack ent entitle "$filter"
+  # EPERM from the cgroup program, or from io_uring_setup if entitle
+  # closes io_uring altogether.
+  expect_lines "uring-connect $ADDR_B 80: EPERM" "uring-sendto $ADDR_B 9: EPERM" \
+    "uring-connect $ADDR_B6 80: EPERM"
+  captured_none entitle
 }
 
 # bind_attack RUNNER ENTITLEMENTS CLIENT PROBE...: a container in $NETNS

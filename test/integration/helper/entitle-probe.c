@@ -50,6 +50,8 @@
      int80 lsrr FIRSTHOP FINAL PORT  as lsrr, through int $0x80
      uring-socket FAMILY [TYPE]  IORING_OP_SOCKET: "ok" when the CQE holds an
                           fd, else the errno of io_uring_setup or of the CQE
+     uring-connect ADDR PORT  IORING_OP_CONNECT of a TCP socket (as connect)
+     uring-sendto ADDR PORT   IORING_OP_SENDMSG of one UDP datagram
      rawsend ADDR         AF_INET SOCK_RAW IPPROTO_RAW (IP_HDRINCL): one UDP
                           datagram to ADDR:9, built by hand
      packetsend IFNAME DSTMAC ADDR  AF_PACKET SOCK_RAW: one Ethernet/IPv4/UDP
@@ -953,9 +955,11 @@ do_int80 (int argc, char **argv)
 #endif
 }
 
-/* IORING_OP_SOCKET through raw io_uring calls; return 0 or an errno.  */
+/* Submit the one request SQE through raw io_uring calls (no liburing in
+   a static probe) and wait for it: return 0 if its CQE succeeded, else
+   the errno of io_uring_setup or of the CQE.  */
 static int
-uring_socket (int domain, int type, int proto)
+uring_one (const struct io_uring_sqe *sqe)
 {
   struct io_uring_params p;
   struct io_uring_sqe *sqes;
@@ -990,11 +994,7 @@ uring_socket (int domain, int type, int proto)
 
   tail = (unsigned *)(sq + p.sq_off.tail);
   idx = *tail & *(unsigned *)(sq + p.sq_off.ring_mask);
-  memset (&sqes[idx], 0, sizeof (sqes[idx]));
-  sqes[idx].opcode = IORING_OP_SOCKET;
-  sqes[idx].fd = domain;
-  sqes[idx].off = type;
-  sqes[idx].len = proto;
+  sqes[idx] = *sqe;
   ((unsigned *)(sq + p.sq_off.array))[idx] = idx;
   __atomic_store_n (tail, *tail + 1, __ATOMIC_RELEASE);
   if (syscall (SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
@@ -1007,18 +1007,56 @@ uring_socket (int domain, int type, int proto)
   return res >= 0 ? 0 : -res;
 }
 
+/* uring-socket FAMILY [TYPE] (IORING_OP_SOCKET), uring-connect ADDR
+   PORT (IORING_OP_CONNECT of a TCP socket) and uring-sendto ADDR PORT
+   (IORING_OP_SENDMSG of one UDP datagram), in a child.  */
 static int
-do_uring_socket (int argc, char **argv)
+do_uring (const char *op, int argc, char **argv)
 {
+  static struct sockaddr_storage sa;
+  static struct iovec iov = { .iov_base = (void *)datagram, .iov_len = sizeof (datagram) };
+  static struct msghdr msg = { .msg_name = &sa, .msg_iov = &iov, .msg_iovlen = 1 };
+  struct io_uring_sqe sqe;
   int domain, type, proto;
+  socklen_t len;
   pid_t child;
 
-  if (argc < 1 || argc > 2 || socket_args (argv[0], argc > 1 ? argv[1] : NULL, &domain, &type, &proto) < 0)
-    return usage ();
+  memset (&sqe, 0, sizeof (sqe));
+  if (strcmp (op, "socket") == 0)
+    {
+      if (argc < 1 || argc > 2 || socket_args (argv[0], argc > 1 ? argv[1] : NULL, &domain, &type, &proto) < 0)
+        return usage ();
+      sqe.opcode = IORING_OP_SOCKET;
+      sqe.fd = domain;
+      sqe.off = type;
+      sqe.len = proto;
+    }
+  else
+    {
+      int stream = strcmp (op, "connect") == 0;
+
+      if (argc != 2 || (len = make_addr (argv[0], argv[1], &sa)) == 0)
+        return usage ();
+      sqe.fd = socket (sa.ss_family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+      if (sqe.fd < 0)
+        return report (-1);
+      sqe.opcode = stream ? IORING_OP_CONNECT : IORING_OP_SENDMSG;
+      if (stream)
+        {
+          sqe.addr = (uintptr_t)&sa;
+          sqe.off = len;
+        }
+      else
+        {
+          msg.msg_namelen = len;
+          sqe.addr = (uintptr_t)&msg;
+          sqe.len = 1;
+        }
+    }
   fflush (stdout);
   child = fork ();
   if (child == 0)
-    _exit (uring_socket (domain, type, proto));
+    _exit (uring_one (&sqe));
   return report_attempt (child);
 }
 
@@ -1341,8 +1379,9 @@ main (int argc, char **argv)
     return do_read (argc, argv);
   if (strcmp (cmd, "int80") == 0)
     return do_int80 (argc, argv);
-  if (strcmp (cmd, "uring-socket") == 0)
-    return do_uring_socket (argc, argv);
+  if (strncmp (cmd, "uring-", 6) == 0
+      && (strcmp (cmd + 6, "socket") == 0 || strcmp (cmd + 6, "connect") == 0 || strcmp (cmd + 6, "sendto") == 0))
+    return do_uring (cmd + 6, argc, argv);
   if (strcmp (cmd, "rawsend") == 0)
     return do_rawsend (argc, argv);
   if (strcmp (cmd, "packetsend") == 0)

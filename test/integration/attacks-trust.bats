@@ -52,6 +52,21 @@ default_caps_but() {
   cap_mask "${keep[@]}"
 }
 
+# names_both A B: $stderr names A and B each on its own (where one holds
+# the other, as 10.0.0.1/32 and 10.0.0.1/32:443, the shorter must occur
+# outside the longer).
+names_both() {
+  local long=$1 short=$2
+  [ "${#long}" -ge "${#short}" ] || {
+    long=$2
+    short=$1
+  }
+  if [[ "$stderr" != *"$long"* ]] || [[ "${stderr//"$long"/}" != *"$short"* ]]; then
+    echo "the message does not name both \"$1\" and \"$2\": $stderr" >&2
+    return 1
+  fi
+}
+
 # exec_caps RUNNER PROCESS-FILE: run `exec --process` into $CTID.
 exec_caps() {
   run --separate-stderr "$1" exec --process "$2" "$CTID"
@@ -149,7 +164,8 @@ exec_caps() {
     set_entitlements "$BUNDLE" "network.egress=$wide"
     snapshot
     run_detached ent create -b "$BUNDLE" "$CTID"
-    refused "10.0.0.1/32" "$wide"
+    refused
+    names_both 10.0.0.1/32 "$wide"
   done
   # A port floor: the whole address, or another port, is wider.
   write_entitle_config '{"require": ["network.egress=10.0.0.1/32:443"]}'
@@ -157,7 +173,8 @@ exec_caps() {
     set_entitlements "$BUNDLE" "network.egress=$wide"
     snapshot
     run_detached ent create -b "$BUNDLE" "$CTID"
-    refused "10.0.0.1/32:443" "$wide"
+    refused
+    names_both 10.0.0.1/32:443 "$wide"
   done
 }
 
@@ -182,7 +199,8 @@ exec_caps() {
     set_entitlements "$BUNDLE" "network.bind=$wide"
     snapshot
     run_detached ent create -b "$BUNDLE" "$CTID"
-    refused "8000-8999" "$wide"
+    refused
+    names_both 8000-8999 "$wide"
   done
 }
 

@@ -15,6 +15,7 @@ load attack-helpers
 
 setup() {
   attack_setup
+  BIND_N=0
 }
 
 teardown() {
@@ -181,13 +182,14 @@ attack() {
 # (asking ENTITLEMENTS, if any) runs the server /probe PROBE..., which
 # prints its port; the test's own client, outside the container (a host
 # process in $NETNS), tries it: CLIENT "tcp" connects to A:port (giving
-# up after 2 s), "udp" sends one datagram there.  Sets PORT, CLIENT_SAID
+# up after 2 s), "udp" sends one datagram there; "tcp6" and "udp6" do the
+# same to A6.  Sets PORT, CLIENT_SAID
 # (the client's word) and SERVER_SAID (the server's verdict: accepted,
 # got or none).  A server that could not listen (its bind, listen or
 # sendto refused) prints the errno instead of a port: then PORT is empty,
 # CLIENT_SAID "no port" and SERVER_SAID the errno.
 bind_attack() {
-  local runner=$1 ents=$2 client=$3 id="$CTID-$1" out first
+  local runner=$1 ents=$2 client=$3 id="$CTID-$1-$((++BIND_N))" out first
   shift 3
   make_bundle "$BUNDLE" /probe "$@"
   join_netns "$BUNDLE"
@@ -203,6 +205,8 @@ bind_attack() {
   case "$client" in
     tcp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" connect "$ADDR_A" "$PORT" 2) || true ;;
     udp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" sendto "$ADDR_A" "$PORT") || true ;;
+    tcp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" connect "$ADDR_A6" "$PORT" 2) || true ;;
+    udp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" sendto "$ADDR_A6" "$PORT") || true ;;
   esac
   wait_lines "$out" 2
   SERVER_SAID=$(sed -n 2p "$out")
@@ -214,7 +218,7 @@ bind_attack() {
 unreached() {
   echo "port \"$PORT\", client: $CLIENT_SAID, server: $SERVER_SAID" >&2
   [ "$PORT" != 8080 ]
-  [ "$CLIENT_SAID" != ok ] || [ "$1" = udp ]
+  [ "$CLIENT_SAID" != ok ] || [[ "$1" == udp* ]]
   case "$SERVER_SAID" in
     none | E*) ;;
     *) return 1 ;;
@@ -248,6 +252,20 @@ unreached() {
 
   bind_attack ent network.bind=8080 udp udp-auto "$ADDR_B" 9 3
   unreached udp
+}
+
+@test "network.bind: IPv6 ports the kernel chose are unreachable from outside too" {
+  bind_attack rnc "" tcp6 listen0 3 inet6
+  [ "$CLIENT_SAID" = ok ]
+  [ "$SERVER_SAID" = accepted ]
+  bind_attack rnc "" udp6 udp-auto "$ADDR_B6" 9 3
+  [ "$CLIENT_SAID" = ok ]
+  [ "$SERVER_SAID" = got ]
+
+  bind_attack ent network.bind=8080 tcp6 listen0 3 inet6
+  unreached tcp6
+  bind_attack ent network.bind=8080 udp6 udp-auto "$ADDR_B6" 9 3
+  unreached udp6
 }
 
 @test "network.bind: a listener on the listed port is reachable, with and without entitle" {

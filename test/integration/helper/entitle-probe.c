@@ -63,11 +63,12 @@
      lsrr FIRSTHOP FINAL PORT  UDP to FINAL:PORT with an IPv4 loose source
                           route (IP_OPTIONS) through FIRSTHOP
      connect ADDR PORT SECS  TCP connect that gives up after SECS (ETIMEDOUT)
-     listen0 [SECS]       TCP bind(port 0) and listen: print the port, then
-                          "accepted" if a client connects within SECS, else
-                          "none" (the client is sent "hello")
-     listen-auto [SECS]   the same, listen() without bind (autobind)
-     accept-once PORT [SECS]  the same on PORT (every address)
+     listen0 [SECS [inet6]]  TCP bind(port 0) and listen (IPv4, or IPv6 with
+                          inet6): print the port, then "accepted" if a client
+                          connects within SECS, else "none" (the client is
+                          sent "hello")
+     listen-auto [SECS [inet6]]  the same, listen() without bind (autobind)
+     accept-once PORT [SECS [inet6]]  the same on PORT (every address)
      udp-auto ADDR PORT [SECS]  unbound UDP sendto ADDR:PORT (autobind): print
                           the local port, then "got" if a datagram arrives
                           within SECS, else "none"
@@ -1177,29 +1178,30 @@ serve_once (int fd, int secs)
 }
 
 /* listen0 (BIND_PORT "0"), listen-auto (BIND_PORT NULL: no bind at all)
-   and accept-once PORT.  */
+   and accept-once PORT, then [SECS [inet6]]: IPv4 unless inet6 is named
+   (an IPv6 socket bound to :: takes IPv4 too, unless IPV6_V6ONLY).  */
 static int
 do_listen (const char *bind_port, int argc, char **argv)
 {
-  struct sockaddr_in sa = { .sin_family = AF_INET };
-  int fd, one = 1;
+  struct sockaddr_storage ss;
+  int v6 = argc == 2 && strcmp (argv[1], "inet6") == 0, fd, one = 1;
 
-  if (argc > 1)
+  if (argc > 2 || (argc == 2 && !v6))
     return usage ();
-  fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  fd = socket (v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0)
     return report (fd);
   setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
   if (bind_port != NULL)
     {
-      sa.sin_addr.s_addr = htonl (INADDR_ANY);
-      sa.sin_port = htons (atoi (bind_port));
-      if (bind (fd, (struct sockaddr *)&sa, sizeof (sa)) < 0)
+      socklen_t len = make_addr (v6 ? "::" : "0.0.0.0", bind_port, &ss);
+
+      if (bind (fd, (struct sockaddr *)&ss, len) < 0)
         return report (-1);
     }
   if (listen (fd, 1) < 0 || print_port (fd) < 0)
     return report (-1);
-  return serve_once (fd, argc == 1 ? atoi (argv[0]) : 0);
+  return serve_once (fd, argc >= 1 ? atoi (argv[0]) : 0);
 }
 
 static int

@@ -30,7 +30,7 @@ egress_rules() {
   echo "${items[*]}"
 }
 
-@test "capacity: a container at the egress limit and the next container each get their own policy; one rule more is refused" {
+@test "network.egress: a container at the rule limit and the next container each get their own policy; one rule more is refused" {
   make_bundle "$BUNDLE" /bin/sh -c 'sleep 600'
   join_netns "$BUNDLE"
   cp -r "$BUNDLE" "$BATS_TEST_TMPDIR/b2"
@@ -54,7 +54,7 @@ egress_rules() {
   refused network.egress
 }
 
-@test "shared cgroup: a second container in the first one's cgroup is refused, and the first keeps its policy" {
+@test "network.egress: a second container in the first one's cgroup is refused, and the first keeps its policy" {
   make_bundle "$BUNDLE" /bin/sh -c 'sleep 600'
   join_netns "$BUNDLE"
   cg="entitle-atk-shared-$$-$BATS_TEST_NUMBER"
@@ -119,7 +119,7 @@ request_compact() {
   mv "$1/config.json.new" "$1/config.json"
 }
 
-@test "size: an 11 MB config.json that runc runs runs through entitle with security.confined and network.egress" {
+@test "entitle: an 11 MB config.json that runc runs runs with security.confined and network.egress (compact rewrite)" {
   for shape in rlimits labels; do
     net_bundle "$BUNDLE" "connect $ADDR_A 80" "connect $ADDR_B 80"
     pad_config "$BUNDLE" $((11 * 1000 * 1000)) $shape
@@ -148,7 +148,7 @@ request_compact() {
   done
 }
 
-@test "size: a 15.7 MB config.json compiles with a peak RSS below 8 times its size" {
+@test "entitle: a 15.7 MB config.json compiles with a peak RSS below 8 times its size" {
   if [ ! -x /usr/bin/time ]; then
     skip "needs GNU time (Debian package time) to measure the peak RSS"
   fi

@@ -76,7 +76,7 @@ exec_caps() {
   }
 }
 
-@test "io.entitle.applied: a forged security.insecure gives exec --process nothing (no entitlements, no admin config)" {
+@test "entitle: a forged io.entitle.applied=security.insecure gives exec --process nothing (no entitlements, no admin config)" {
   make_bundle "$BUNDLE"
   forge_applied "$BUNDLE" security.insecure
   process_json "$BATS_TEST_TMPDIR/p.json" /probe caps
@@ -93,7 +93,7 @@ exec_caps() {
   same_mask "$(cap_line "$output" CapBnd)" "$want" "entitle's CapBnd"
 }
 
-@test "io.entitle.applied: with network.none requested, a forged security.insecure gives exec --process network.none's narrowing only" {
+@test "network.none: with a forged io.entitle.applied=security.insecure, exec --process gets network.none's narrowing only" {
   make_bundle "$BUNDLE"
   set_entitlements "$BUNDLE" network.none
   forge_applied "$BUNDLE" security.insecure
@@ -110,7 +110,7 @@ exec_caps() {
   same_mask "$(cap_line "$output" CapPrm)" "$want" "entitle's CapPrm"
 }
 
-@test "io.entitle.applied: a forged record at create does not skip the admin's required or default egress" {
+@test "require: a forged io.entitle.applied at create does not skip the admin's required or default network.egress" {
   net_bundle "$BUNDLE" "connect $ADDR_A 80" "connect $ADDR_B 80"
   cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
   rule="network.egress=$ADDR_A/32:80"
@@ -134,7 +134,7 @@ exec_caps() {
   done
 }
 
-@test "exec --process: a process without a capabilities object gets no capability the container's init lacks (network.user)" {
+@test "network.user: exec --process without a capabilities object gets no capability the container's init lacks" {
   make_bundle "$BUNDLE"
   jq '.process | del(.capabilities) | .args = ["/bin/sh", "-c",
       "grep ^Cap /proc/self/status; echo ---; grep ^Cap /proc/1/status"]' \
@@ -229,7 +229,7 @@ bind_ranges() {
   echo "${items[*]}"
 }
 
-@test "on_unenforceable warn: more bind ranges than entitle holds is bad input, refused at create; the required egress never lapses" {
+@test "network.bind: more ranges than entitle holds are refused at create, also under on_unenforceable warn; the required egress never lapses" {
   write_entitle_config "{\"on_unenforceable\": \"warn\", \"require\": [\"network.egress=$ADDR_A/32:80\"]}"
   make_bundle "$BUNDLE"
   set_entitlements "$BUNDLE" "$(bind_ranges $((BIND_MAX + 1)))"

@@ -38,6 +38,50 @@
      reboot               reboot(2) with a bad magic number
      read PATH            open PATH and read 1 byte ("empty" at end of file)
 
+   Attacks (issue 10).  FAMILY is one of the socket families above, or
+   vsock.  Attempts that seccomp may answer by killing run in a child:
+   "SIGSYS" means the child was killed by it.
+
+     int80 socketcall FAMILY [TYPE]  32-bit socketcall(SYS_SOCKET) through
+                          int $0x80 (x86-64 only; args in a static array)
+     int80 socket FAMILY [TYPE]      the direct 32-bit socket(2), i386 nr 359
+     int80 srcroute6 FIRSTHOP FINAL PORT  as srcroute6, with setsockopt and
+                          sendto through int $0x80
+     int80 lsrr FIRSTHOP FINAL PORT  as lsrr, through int $0x80
+     uring-socket FAMILY [TYPE]  IORING_OP_SOCKET: "ok" when the CQE holds an
+                          fd, else the errno of io_uring_setup or of the CQE
+     uring-connect ADDR PORT  IORING_OP_CONNECT of a TCP socket (as connect)
+     uring-sendto ADDR PORT   IORING_OP_SENDMSG of one UDP datagram
+     rawsend ADDR         AF_INET SOCK_RAW IPPROTO_RAW (IP_HDRINCL): one UDP
+                          datagram to ADDR:9, built by hand
+     packetsend IFNAME DSTMAC ADDR  AF_PACKET SOCK_RAW: one Ethernet/IPv4/UDP
+                          frame to ADDR:9 (source ADDR) on IFNAME
+     ping ADDR            unconnected sendto of an ICMP (ICMPv6) echo request
+                          on a ping socket (SOCK_DGRAM/IPPROTO_ICMP[V6])
+     srcroute6 FIRSTHOP FINAL PORT  UDP to [FINAL]:PORT with a type 4 (segment
+                          routing) IPV6_RTHDR whose first segment is FIRSTHOP
+     lsrr FIRSTHOP FINAL PORT  UDP to FINAL:PORT with an IPv4 loose source
+                          route (IP_OPTIONS) through FIRSTHOP
+     connect ADDR PORT SECS  TCP connect that gives up after SECS (ETIMEDOUT)
+     listen0 [SECS [inet6]]  TCP bind(port 0) and listen (IPv4, or IPv6 with
+                          inet6): print the port, then "accepted" if a client
+                          connects within SECS, else "none" (the client is
+                          sent "hello")
+     listen-auto [SECS [inet6]]  the same, listen() without bind (autobind)
+     accept-once PORT [SECS [inet6]]  the same on PORT (every address)
+     udp-auto ADDR PORT [SECS]  unbound UDP sendto ADDR:PORT (autobind): print
+                          the local port, then "got" if a datagram arrives
+                          within SECS, else "none"
+     fetch ADDR PORT SECS connect (SECS timeout) and read: "got" if the server
+                          sent something within SECS, else "none"
+     process-vm           process_vm_readv of a child's memory
+     abstract-connect NAME  connect to the abstract unix socket "\0NAME"
+     abstract-listen NAME [SECS]  listen there: print "listening", then
+                          "accepted" or "none"
+
+   Servers print the port (or "listening") as soon as they listen, one
+   line, flushed: a test waits for it before it tries a client.
+
    Where "allowed" is itself an error (kexec, module, reboot, setns user)
    the errno name is printed all the same: EPERM means seccomp or a
    missing capability stopped the call; any other errno (EINVAL, EBADF,
@@ -49,10 +93,13 @@
 #endif
 
 #include <arpa/inet.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/io_uring.h>
 #include <linux/kcmp.h>
 #include <linux/kexec.h>
@@ -64,6 +111,8 @@
 #include <linux/userfaultfd.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -78,6 +127,8 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -139,6 +190,8 @@ socket_args (const char *family, const char *type, int *domain, int *stype, int 
       *stype = SOCK_RAW;
       *proto = NETLINK_ROUTE;
     }
+  else if (strcmp (family, "vsock") == 0)
+    *domain = AF_VSOCK;
   else
     return -1;
 
@@ -558,6 +611,701 @@ do_read (int argc, char **argv)
   return report (n < 0 ? -1 : 0);
 }
 
+/* ---- Attacks (issue 10) ---- */
+
+/* Wait for CHILD, which exits with 0 or the errno of what it tried, and
+   report it; a child killed by seccomp's SIGSYS prints "SIGSYS".  */
+static int
+report_attempt (pid_t child)
+{
+  int status;
+
+  if (child < 0)
+    return report (-1);
+  if (waitpid (child, &status, 0) < 0)
+    return report (-1);
+  if (WIFSIGNALED (status) && WTERMSIG (status) == SIGSYS)
+    {
+      puts ("SIGSYS");
+      return EXIT_DENIED;
+    }
+  if (!WIFEXITED (status))
+    {
+      printf ("child died of signal %d\n", WTERMSIG (status));
+      return EXIT_DENIED;
+    }
+  errno = WEXITSTATUS (status);
+  return report (errno == 0 ? 0 : -1);
+}
+
+/* The errno of a call that returned RET (0 if it succeeded).  */
+static int
+errno_of (long ret)
+{
+  return ret < 0 ? errno : 0;
+}
+
+/* Fill SA with ADDR, v4 or v6, and PORT; exit with a usage error if ADDR
+   is no address.  */
+static socklen_t
+need_addr (const char *addr, const char *port, struct sockaddr_storage *sa)
+{
+  socklen_t len = make_addr (addr, port, sa);
+
+  if (len == 0)
+    {
+      usage ();
+      exit (EXIT_USAGE);
+    }
+  return len;
+}
+
+/* The one's complement sum of RFC 1071 over LEN bytes.  */
+static uint16_t
+ip_checksum (const void *data, size_t len)
+{
+  const uint8_t *p = data;
+  uint32_t sum = 0;
+
+  for (; len > 1; p += 2, len -= 2)
+    sum += (p[0] << 8) | p[1];
+  if (len == 1)
+    sum += p[0] << 8;
+  while (sum >> 16)
+    sum = (sum & 0xffff) + (sum >> 16);
+  return htons (~sum & 0xffff);
+}
+
+/* A UDP datagram to DST:9 from SRC:40000 with its IPv4 header, at BUF;
+   return its length.  The checksums are left to the kernel where it
+   fills them (raw sockets); ip_checksum covers the IP header for frames
+   sent below IP.  */
+static size_t
+build_udp4 (uint8_t *buf, struct in_addr src, struct in_addr dst)
+{
+  static const char payload[] = "entitle-probe";
+  struct iphdr *ip = (struct iphdr *)buf;
+  uint8_t *udp = buf + sizeof (*ip);
+  size_t len = sizeof (*ip) + 8 + sizeof (payload);
+
+  memset (buf, 0, len);
+  ip->version = 4;
+  ip->ihl = 5;
+  ip->tot_len = htons (len);
+  ip->ttl = 64;
+  ip->protocol = IPPROTO_UDP;
+  ip->saddr = src.s_addr;
+  ip->daddr = dst.s_addr;
+  ip->check = ip_checksum (ip, sizeof (*ip));
+  udp[0] = 40000 >> 8;
+  udp[1] = 40000 & 0xff;
+  udp[3] = 9;
+  udp[4] = (8 + sizeof (payload)) >> 8;
+  udp[5] = (8 + sizeof (payload)) & 0xff;
+  memcpy (udp + 8, payload, sizeof (payload));
+  return len;
+}
+
+static int
+do_rawsend (int argc, char **argv)
+{
+  struct sockaddr_in sa = { .sin_family = AF_INET };
+  struct in_addr any = { 0 };
+  uint8_t buf[128];
+  size_t len;
+  int fd;
+
+  if (argc != 1 || inet_pton (AF_INET, argv[0], &sa.sin_addr) != 1)
+    return usage ();
+  /* IPPROTO_RAW implies IP_HDRINCL; saddr 0 is filled in by the kernel.  */
+  fd = socket (AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+  if (fd < 0)
+    return report (fd);
+  len = build_udp4 (buf, any, sa.sin_addr);
+  return report (sendto (fd, buf, len, 0, (struct sockaddr *)&sa, sizeof (sa)));
+}
+
+static int
+do_packetsend (int argc, char **argv)
+{
+  struct sockaddr_ll ll = { .sll_family = AF_PACKET, .sll_halen = ETH_ALEN };
+  unsigned int mac[ETH_ALEN];
+  struct in_addr dst;
+  uint8_t frame[ETH_HLEN + 128];
+  size_t len;
+  int fd, i;
+
+  if (argc != 3 || inet_pton (AF_INET, argv[2], &dst) != 1
+      || sscanf (argv[1], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4], &mac[5]) != 6)
+    return usage ();
+  ll.sll_ifindex = if_nametoindex (argv[0]);
+  if (ll.sll_ifindex == 0)
+    return report (-1);
+  ll.sll_protocol = htons (ETH_P_IP);
+  memset (frame, 0, ETH_HLEN);
+  for (i = 0; i < ETH_ALEN; i++)
+    frame[i] = ll.sll_addr[i] = mac[i];
+  frame[12] = ETH_P_IP >> 8;
+  frame[13] = ETH_P_IP & 0xff;
+  len = ETH_HLEN + build_udp4 (frame + ETH_HLEN, dst, dst);
+  fd = socket (AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  return report (sendto (fd, frame, len, 0, (struct sockaddr *)&ll, sizeof (ll)));
+}
+
+static int
+do_ping (int argc, char **argv)
+{
+  struct sockaddr_storage sa;
+  uint8_t echo[16] = { 0 };
+  socklen_t len;
+  int fd;
+
+  if (argc != 1)
+    return usage ();
+  len = need_addr (argv[0], "0", &sa);
+  /* Type 8 (128 for ICMPv6), code 0; the kernel sets the id and the
+     checksum of a ping socket's messages.  */
+  echo[0] = sa.ss_family == AF_INET ? 8 : 128;
+  echo[7] = 1;
+  memcpy (echo + 8, "entitle", 7);
+  fd = socket (sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, sa.ss_family == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6);
+  if (fd < 0)
+    return report (fd);
+  return report (sendto (fd, echo, sizeof (echo), 0, (struct sockaddr *)&sa, len));
+}
+
+/* Source routes, in static storage so that the 32-bit calls (which take
+   32-bit pointers) can name them too: the probe is a static non-PIE
+   binary, whose data lives below 4 GiB.  */
+static uint8_t srh[8 + 2 * 16];
+static uint8_t lsrr_opt[8];
+static struct sockaddr_storage final_sa;
+static const char datagram[] = "entitle-probe";
+
+/* A segment routing header (type 4) of two segments: segments[1], the
+   first hop, is where the packet goes first; segments[0], the final
+   destination, is the sockaddr's (the kernel writes it there).  */
+static int
+build_srh (const char *firsthop)
+{
+  memset (srh, 0, sizeof (srh));
+  srh[1] = (sizeof (srh) - 8) / 8; /* hdrlen */
+  srh[2] = 4;                      /* type: IPV6_SRCRT_TYPE_4 */
+  srh[3] = 1;                      /* segments_left */
+  srh[4] = 1;                      /* first_segment */
+  memcpy (srh + 8, &((struct sockaddr_in6 *)&final_sa)->sin6_addr, 16);
+  return inet_pton (AF_INET6, firsthop, srh + 24) == 1 ? 0 : -1;
+}
+
+/* NOP, then LSRR (length 7, pointer 4) through FIRSTHOP: for an option
+   given to setsockopt the kernel takes the first address as the next hop
+   and writes the final destination (the sockaddr's) in its place.  */
+static int
+build_lsrr (const char *firsthop)
+{
+  memset (lsrr_opt, 0, sizeof (lsrr_opt));
+  lsrr_opt[0] = IPOPT_NOP;
+  lsrr_opt[1] = IPOPT_LSRR;
+  lsrr_opt[2] = 7;
+  lsrr_opt[3] = 4;
+  return inet_pton (AF_INET, firsthop, lsrr_opt + 4) == 1 ? 0 : -1;
+}
+
+/* Parse FIRSTHOP FINAL PORT of srcroute6 (V6) or lsrr into the static
+   route and final_sa.  */
+static int
+source_route_args (int v6, int argc, char **argv)
+{
+  if (argc != 3 || make_addr (argv[1], argv[2], &final_sa) == 0
+      || final_sa.ss_family != (v6 ? AF_INET6 : AF_INET))
+    return -1;
+  return v6 ? build_srh (argv[0]) : build_lsrr (argv[0]);
+}
+
+static int
+do_source_route (int v6, int argc, char **argv)
+{
+  socklen_t len = v6 ? sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in);
+  int fd;
+
+  if (source_route_args (v6, argc, argv) < 0)
+    return usage ();
+  fd = socket (final_sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  if ((v6 ? setsockopt (fd, IPPROTO_IPV6, IPV6_RTHDR, srh, sizeof (srh))
+          : setsockopt (fd, IPPROTO_IP, IP_OPTIONS, lsrr_opt, sizeof (lsrr_opt)))
+      < 0)
+    return report (-1);
+  return report (sendto (fd, datagram, sizeof (datagram), 0, (struct sockaddr *)&final_sa, len));
+}
+
+#if defined(__x86_64__)
+#define HAVE_INT80        1
+#define I386_SOCKETCALL   102
+#define I386_SOCKET       359
+#define I386_SETSOCKOPT   366
+#define SOCKETCALL_SOCKET 1
+#define SOCKETCALL_SENDTO 11
+
+/* socketcall's arguments: 32-bit words, below 4 GiB.  */
+static uint32_t socketcall_args[6];
+
+/* A system call through the 32-bit compat entry.  */
+static int
+int80 (long nr, long a, long b, long c, long d, long e)
+{
+  long ret;
+
+  __asm__ volatile("int $0x80"
+                   : "=a"(ret)
+                   : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+                   : "memory", "r8", "r9", "r10", "r11");
+  if ((int)ret < 0 && (int)ret > -4096)
+    {
+      errno = -(int)ret;
+      return -1;
+    }
+  return (int)ret;
+}
+
+static long
+low (const void *p)
+{
+  return (long)(uintptr_t)p;
+}
+
+static int
+int80_socket (int socketcall, int domain, int type, int proto)
+{
+  if (!socketcall)
+    return int80 (I386_SOCKET, domain, type, proto, 0, 0);
+  socketcall_args[0] = domain;
+  socketcall_args[1] = type;
+  socketcall_args[2] = proto;
+  return int80 (I386_SOCKETCALL, SOCKETCALL_SOCKET, low (socketcall_args), 0, 0, 0);
+}
+
+/* The source route set and the datagram sent through the 32-bit entry:
+   the kernel runs no cgroup setsockopt program for a compat setsockopt.  */
+static int
+int80_source_route (int v6)
+{
+  socklen_t len = v6 ? sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in);
+  int fd = socket (final_sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+  if (fd < 0)
+    return errno;
+  if ((v6 ? int80 (I386_SETSOCKOPT, fd, IPPROTO_IPV6, IPV6_RTHDR, low (srh), sizeof (srh))
+          : int80 (I386_SETSOCKOPT, fd, IPPROTO_IP, IP_OPTIONS, low (lsrr_opt), sizeof (lsrr_opt)))
+      < 0)
+    return errno;
+  socketcall_args[0] = fd;
+  socketcall_args[1] = low (datagram);
+  socketcall_args[2] = sizeof (datagram);
+  socketcall_args[3] = 0;
+  socketcall_args[4] = low (&final_sa);
+  socketcall_args[5] = len;
+  return errno_of (int80 (I386_SOCKETCALL, SOCKETCALL_SENDTO, low (socketcall_args), 0, 0, 0));
+}
+#endif
+
+static int
+do_int80 (int argc, char **argv)
+{
+#ifdef HAVE_INT80
+  int domain, type, proto, v6;
+  pid_t child;
+
+  if (argc < 1)
+    return usage ();
+  if (low (socketcall_args) > 0xffffffffL)
+    {
+      puts ("unsupported: the probe's data is above 4 GiB");
+      return EXIT_USAGE;
+    }
+  if (strcmp (argv[0], "socketcall") == 0 || strcmp (argv[0], "socket") == 0)
+    {
+      int sc = strcmp (argv[0], "socketcall") == 0;
+
+      if (argc < 2 || argc > 3 || socket_args (argv[1], argc > 2 ? argv[2] : NULL, &domain, &type, &proto) < 0)
+        return usage ();
+      fflush (stdout);
+      child = fork ();
+      if (child == 0)
+        _exit (errno_of (int80_socket (sc, domain, type, proto)));
+      return report_attempt (child);
+    }
+  v6 = strcmp (argv[0], "srcroute6") == 0;
+  if ((v6 || strcmp (argv[0], "lsrr") == 0) && source_route_args (v6, argc - 1, argv + 1) == 0)
+    {
+      fflush (stdout);
+      child = fork ();
+      if (child == 0)
+        _exit (int80_source_route (v6));
+      return report_attempt (child);
+    }
+  return usage ();
+#else
+  (void)argc;
+  (void)argv;
+  puts ("unsupported: int $0x80 exists on x86-64 only");
+  return EXIT_USAGE;
+#endif
+}
+
+/* Submit the one request SQE through raw io_uring calls (no liburing in
+   a static probe) and wait for it: return 0 if its CQE succeeded, else
+   the errno of io_uring_setup or of the CQE.  */
+static int
+uring_one (const struct io_uring_sqe *sqe)
+{
+  struct io_uring_params p;
+  struct io_uring_sqe *sqes;
+  struct io_uring_cqe *cqe;
+  size_t sq_size, cq_size;
+  unsigned *tail, idx;
+  char *sq, *cq;
+  int fd, res;
+
+  memset (&p, 0, sizeof (p));
+  fd = syscall (SYS_io_uring_setup, 4, &p);
+  if (fd < 0)
+    return errno;
+  sq_size = p.sq_off.array + p.sq_entries * sizeof (unsigned);
+  cq_size = p.cq_off.cqes + p.cq_entries * sizeof (struct io_uring_cqe);
+  if (p.features & IORING_FEAT_SINGLE_MMAP)
+    sq_size = cq_size = sq_size > cq_size ? sq_size : cq_size;
+  sq = mmap (NULL, sq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
+  if (sq == MAP_FAILED)
+    return errno;
+  cq = sq;
+  if (!(p.features & IORING_FEAT_SINGLE_MMAP))
+    {
+      cq = mmap (NULL, cq_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_CQ_RING);
+      if (cq == MAP_FAILED)
+        return errno;
+    }
+  sqes = mmap (NULL, p.sq_entries * sizeof (*sqes), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+               IORING_OFF_SQES);
+  if (sqes == MAP_FAILED)
+    return errno;
+
+  tail = (unsigned *)(sq + p.sq_off.tail);
+  idx = *tail & *(unsigned *)(sq + p.sq_off.ring_mask);
+  sqes[idx] = *sqe;
+  ((unsigned *)(sq + p.sq_off.array))[idx] = idx;
+  __atomic_store_n (tail, *tail + 1, __ATOMIC_RELEASE);
+  if (syscall (SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+    return errno;
+
+  cqe = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+  cqe += __atomic_load_n ((unsigned *)(cq + p.cq_off.head), __ATOMIC_ACQUIRE)
+         & *(unsigned *)(cq + p.cq_off.ring_mask);
+  res = cqe->res;
+  return res >= 0 ? 0 : -res;
+}
+
+/* uring-socket FAMILY [TYPE] (IORING_OP_SOCKET), uring-connect ADDR
+   PORT (IORING_OP_CONNECT of a TCP socket) and uring-sendto ADDR PORT
+   (IORING_OP_SENDMSG of one UDP datagram), in a child.  */
+static int
+do_uring (const char *op, int argc, char **argv)
+{
+  static struct sockaddr_storage sa;
+  static struct iovec iov = { .iov_base = (void *)datagram, .iov_len = sizeof (datagram) };
+  static struct msghdr msg = { .msg_name = &sa, .msg_iov = &iov, .msg_iovlen = 1 };
+  struct io_uring_sqe sqe;
+  int domain, type, proto;
+  socklen_t len;
+  pid_t child;
+
+  memset (&sqe, 0, sizeof (sqe));
+  if (strcmp (op, "socket") == 0)
+    {
+      if (argc < 1 || argc > 2 || socket_args (argv[0], argc > 1 ? argv[1] : NULL, &domain, &type, &proto) < 0)
+        return usage ();
+      sqe.opcode = IORING_OP_SOCKET;
+      sqe.fd = domain;
+      sqe.off = type;
+      sqe.len = proto;
+    }
+  else
+    {
+      int stream = strcmp (op, "connect") == 0;
+
+      if (argc != 2 || (len = make_addr (argv[0], argv[1], &sa)) == 0)
+        return usage ();
+      sqe.fd = socket (sa.ss_family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+      if (sqe.fd < 0)
+        return report (-1);
+      sqe.opcode = stream ? IORING_OP_CONNECT : IORING_OP_SENDMSG;
+      if (stream)
+        {
+          sqe.addr = (uintptr_t)&sa;
+          sqe.off = len;
+        }
+      else
+        {
+          msg.msg_namelen = len;
+          sqe.addr = (uintptr_t)&msg;
+          sqe.len = 1;
+        }
+    }
+  fflush (stdout);
+  child = fork ();
+  if (child == 0)
+    _exit (uring_one (&sqe));
+  return report_attempt (child);
+}
+
+/* Wait up to SECS for FD to become readable: 1 if it did, 0 if not.  */
+static int
+wait_readable (int fd, int secs)
+{
+  struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+  return poll (&pfd, 1, secs * 1000) > 0;
+}
+
+/* TCP connect to SA that gives up after SECS; return connect's result
+   (errno ETIMEDOUT when it gave up).  */
+static int
+connect_within (int fd, struct sockaddr_storage *sa, socklen_t len, int secs)
+{
+  struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+  socklen_t elen = sizeof (int);
+  int err = 0, flags = fcntl (fd, F_GETFL);
+
+  fcntl (fd, F_SETFL, flags | O_NONBLOCK);
+  if (connect (fd, (struct sockaddr *)sa, len) == 0)
+    goto done;
+  if (errno != EINPROGRESS)
+    return -1;
+  if (poll (&pfd, 1, secs * 1000) <= 0)
+    {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+  if (getsockopt (fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
+    return -1;
+  if (err != 0)
+    {
+      errno = err;
+      return -1;
+    }
+done:
+  fcntl (fd, F_SETFL, flags);
+  return 0;
+}
+
+static int
+do_connect (int argc, char **argv)
+{
+  struct sockaddr_storage sa;
+  socklen_t len;
+  int fd;
+
+  if (argc != 3)
+    return do_net (SOCK_STREAM, argc, argv);
+  len = need_addr (argv[0], argv[1], &sa);
+  fd = socket (sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  return report (connect_within (fd, &sa, len, atoi (argv[2])));
+}
+
+static int
+do_fetch (int argc, char **argv)
+{
+  struct sockaddr_storage sa;
+  socklen_t len;
+  char buf[64];
+  int fd;
+
+  if (argc != 3)
+    return usage ();
+  len = need_addr (argv[0], argv[1], &sa);
+  fd = socket (sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  if (connect_within (fd, &sa, len, atoi (argv[2])) < 0)
+    return report (-1);
+  if (wait_readable (fd, atoi (argv[2])) && read (fd, buf, sizeof (buf)) > 0)
+    {
+      puts ("got");
+      return EXIT_SUCCESS;
+    }
+  puts ("none");
+  return EXIT_DENIED;
+}
+
+/* Print the local port of FD (a listener or a bound socket).  */
+static int
+print_port (int fd)
+{
+  struct sockaddr_storage sa;
+  socklen_t len = sizeof (sa);
+
+  if (getsockname (fd, (struct sockaddr *)&sa, &len) < 0)
+    return -1;
+  printf ("%d\n", ntohs (((struct sockaddr_in *)&sa)->sin_port));
+  fflush (stdout);
+  return 0;
+}
+
+/* FD listens: wait up to SECS for one client, greet it, and say whether
+   it came.  */
+static int
+serve_once (int fd, int secs)
+{
+  int client;
+
+  if (!wait_readable (fd, secs))
+    {
+      puts ("none");
+      return EXIT_DENIED;
+    }
+  client = accept (fd, NULL, NULL);
+  if (client < 0)
+    return report (-1);
+  /* The client may be gone already (a bare connect): no SIGPIPE.  */
+  send (client, "hello\n", 6, MSG_NOSIGNAL);
+  puts ("accepted");
+  return EXIT_SUCCESS;
+}
+
+/* listen0 (BIND_PORT "0"), listen-auto (BIND_PORT NULL: no bind at all)
+   and accept-once PORT, then [SECS [inet6]]: IPv4 unless inet6 is named
+   (an IPv6 socket bound to :: takes IPv4 too, unless IPV6_V6ONLY).  */
+static int
+do_listen (const char *bind_port, int argc, char **argv)
+{
+  struct sockaddr_storage ss;
+  int v6 = argc == 2 && strcmp (argv[1], "inet6") == 0, fd, one = 1;
+
+  if (argc > 2 || (argc == 2 && !v6))
+    return usage ();
+  fd = socket (v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+  if (bind_port != NULL)
+    {
+      socklen_t len = make_addr (v6 ? "::" : "0.0.0.0", bind_port, &ss);
+
+      if (bind (fd, (struct sockaddr *)&ss, len) < 0)
+        return report (-1);
+    }
+  if (listen (fd, 1) < 0 || print_port (fd) < 0)
+    return report (-1);
+  return serve_once (fd, argc >= 1 ? atoi (argv[0]) : 0);
+}
+
+static int
+do_udp_auto (int argc, char **argv)
+{
+  struct sockaddr_storage sa;
+  socklen_t len;
+  char buf[64];
+  int fd;
+
+  if (argc < 2 || argc > 3)
+    return usage ();
+  len = need_addr (argv[0], argv[1], &sa);
+  fd = socket (sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  if (sendto (fd, "x", 1, 0, (struct sockaddr *)&sa, len) < 0 || print_port (fd) < 0)
+    return report (-1);
+  if (wait_readable (fd, argc == 3 ? atoi (argv[2]) : 0) && recv (fd, buf, sizeof (buf), 0) >= 0)
+    {
+      puts ("got");
+      return EXIT_SUCCESS;
+    }
+  puts ("none");
+  return EXIT_DENIED;
+}
+
+/* The target of process-vm: a child reads it out of its own child.  */
+static volatile int process_vm_word = 0x656e74;
+
+static int
+process_vm_attempt (void)
+{
+  struct iovec local, remote;
+  pid_t target;
+  int word = 0, ret;
+
+  target = fork ();
+  if (target == 0)
+    {
+      pause ();
+      _exit (0);
+    }
+  if (target < 0)
+    return errno;
+  local.iov_base = &word;
+  local.iov_len = sizeof (word);
+  remote.iov_base = (void *)&process_vm_word;
+  remote.iov_len = sizeof (word);
+  ret = errno_of (process_vm_readv (target, &local, 1, &remote, 1, 0));
+  kill (target, SIGKILL);
+  waitpid (target, NULL, 0);
+  if (ret == 0 && word != process_vm_word)
+    return EIO;
+  return ret;
+}
+
+static int
+do_process_vm (void)
+{
+  pid_t child;
+
+  fflush (stdout);
+  child = fork ();
+  if (child == 0)
+    _exit (process_vm_attempt ());
+  return report_attempt (child);
+}
+
+/* The abstract unix address "\0NAME"; return its length, or 0.  */
+static socklen_t
+abstract_addr (const char *name, struct sockaddr_un *sun)
+{
+  size_t n = strlen (name);
+
+  memset (sun, 0, sizeof (*sun));
+  sun->sun_family = AF_UNIX;
+  if (n + 1 > sizeof (sun->sun_path))
+    return 0;
+  memcpy (sun->sun_path + 1, name, n);
+  return offsetof (struct sockaddr_un, sun_path) + 1 + n;
+}
+
+static int
+do_abstract (int listening, int argc, char **argv)
+{
+  struct sockaddr_un sun;
+  socklen_t len;
+  int fd;
+
+  if (argc < 1 || argc > (listening ? 2 : 1) || (len = abstract_addr (argv[0], &sun)) == 0)
+    return usage ();
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return report (fd);
+  if (!listening)
+    return report (connect (fd, (struct sockaddr *)&sun, len));
+  if (bind (fd, (struct sockaddr *)&sun, len) < 0 || listen (fd, 1) < 0)
+    return report (-1);
+  puts ("listening");
+  fflush (stdout);
+  return serve_once (fd, argc == 2 ? atoi (argv[1]) : 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -578,7 +1326,7 @@ main (int argc, char **argv)
   if (strcmp (cmd, "write") == 0)
     return do_write (argc, argv);
   if (strcmp (cmd, "connect") == 0)
-    return do_net (SOCK_STREAM, argc, argv);
+    return do_connect (argc, argv);
   if (strcmp (cmd, "sendto") == 0)
     return do_net (SOCK_DGRAM, argc, argv);
   if (strcmp (cmd, "bind") == 0)
@@ -631,6 +1379,37 @@ main (int argc, char **argv)
     return do_reboot ();
   if (strcmp (cmd, "read") == 0)
     return do_read (argc, argv);
+  if (strcmp (cmd, "int80") == 0)
+    return do_int80 (argc, argv);
+  if (strncmp (cmd, "uring-", 6) == 0
+      && (strcmp (cmd + 6, "socket") == 0 || strcmp (cmd + 6, "connect") == 0 || strcmp (cmd + 6, "sendto") == 0))
+    return do_uring (cmd + 6, argc, argv);
+  if (strcmp (cmd, "rawsend") == 0)
+    return do_rawsend (argc, argv);
+  if (strcmp (cmd, "packetsend") == 0)
+    return do_packetsend (argc, argv);
+  if (strcmp (cmd, "ping") == 0)
+    return do_ping (argc, argv);
+  if (strcmp (cmd, "srcroute6") == 0)
+    return do_source_route (1, argc, argv);
+  if (strcmp (cmd, "lsrr") == 0)
+    return do_source_route (0, argc, argv);
+  if (strcmp (cmd, "listen0") == 0)
+    return do_listen ("0", argc, argv);
+  if (strcmp (cmd, "listen-auto") == 0)
+    return do_listen (NULL, argc, argv);
+  if (strcmp (cmd, "accept-once") == 0 && argc >= 1)
+    return do_listen (argv[0], argc - 1, argv + 1);
+  if (strcmp (cmd, "udp-auto") == 0)
+    return do_udp_auto (argc, argv);
+  if (strcmp (cmd, "fetch") == 0)
+    return do_fetch (argc, argv);
+  if (strcmp (cmd, "process-vm") == 0)
+    return do_process_vm ();
+  if (strcmp (cmd, "abstract-connect") == 0)
+    return do_abstract (0, argc, argv);
+  if (strcmp (cmd, "abstract-listen") == 0)
+    return do_abstract (1, argc, argv);
   if (strcmp (cmd, "sleep") == 0 && argc == 1)
     {
       sleep (atoi (argv[0]));

@@ -229,3 +229,26 @@ entitle_file_contains (const char *path, const char *needle)
   munmap (map, (size_t)st.st_size);
   return found;
 }
+
+int
+entitle_file_equal (const char *path, const char *buf, size_t len)
+{
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  char chunk[65536];
+  size_t at = 0;
+  ssize_t n;
+
+  if (fd < 0)
+    return -1;
+  while ((n = read (fd, chunk, sizeof (chunk))) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if ((size_t)n > len - at || memcmp (chunk, buf + at, (size_t)n) != 0)
+        return 0;
+      at += (size_t)n;
+    }
+  return at == len;
+}

@@ -32,4 +32,11 @@ int entitle_file_write_atomic (const char *path, const char *buf, size_t len,
  */
 int entitle_file_contains (const char *path, const char *needle);
 
+/**
+ * Does the file @path hold exactly the @len bytes of @buf?  1 or 0, -1
+ * when it cannot be read.  Read in pieces: the file may be as large as a
+ * config, and is not kept.
+ */
+int entitle_file_equal (const char *path, const char *buf, size_t len);
+
 #endif

@@ -31,22 +31,55 @@ xstrndup (const char *s, size_t n)
   return r;
 }
 
+/* flags: the node's key in its object was allocated with the node (by
+   the parser), not on its own.  */
+#define KEY_INLINE 0x1
+
+static bool
+has_text (const json_t *v)
+{
+  return v->type == JSON_STRING || v->type == JSON_NUMBER;
+}
+
+/* One allocation for the node, its member @key (NULL: none, or one the
+   object owns) and its @text (scalars); *@keyp receives the key's copy.  */
+static json_t *
+node (enum json_type type, const char *key, const char *text, size_t len, char **keyp)
+{
+  bool scalar = type == JSON_STRING || type == JSON_NUMBER;
+  size_t klen = key ? strlen (key) + 1 : 0, tlen = scalar ? len + 1 : 0;
+  json_t *v = xrealloc (NULL, sizeof (*v) + klen + tlen);
+  char *extra = (char *)(v + 1);
+
+  memset (v, 0, sizeof (*v));
+  v->type = (unsigned char)type;
+  if (key)
+    {
+      memcpy (extra, key, klen);
+      *keyp = extra;
+      v->flags |= KEY_INLINE;
+      extra += klen;
+    }
+  if (scalar)
+    {
+      memcpy (extra, text, len);
+      extra[len] = '\0';
+      v->text = extra;
+      v->len = (uint32_t)len;
+    }
+  return v;
+}
+
 json_t *
 json_new (enum json_type type)
 {
-  json_t *v = xrealloc (NULL, sizeof (*v));
-  memset (v, 0, sizeof (*v));
-  v->type = type;
-  return v;
+  return node (type, NULL, "", 0, NULL);
 }
 
 static json_t *
 new_text (enum json_type type, const char *s, size_t len)
 {
-  json_t *v = json_new (type);
-  v->text = xstrndup (s, len);
-  v->len = len;
-  return v;
+  return node (type, NULL, s, len, NULL);
 }
 
 json_t *
@@ -75,52 +108,89 @@ json_new_bool (bool v)
   return json_new (v ? JSON_TRUE : JSON_FALSE);
 }
 
+static bool
+is_container (const json_t *v)
+{
+  return v->type == JSON_OBJECT || v->type == JSON_ARRAY;
+}
+
+/* Member @i's key and value, freed.  */
+static void
+free_member (json_t *c, size_t i)
+{
+  if (c->keys && !(c->items[i]->flags & KEY_INLINE))
+    free (c->keys[i]);
+  json_free (c->items[i]);
+}
+
 void
 json_free (json_t *v)
 {
   size_t i;
   if (v == NULL)
     return;
-  for (i = 0; i < v->n; i++)
+  if (is_container (v))
     {
-      if (v->keys)
-        free (v->keys[i]);
-      json_free (v->items[i]);
+      for (i = 0; i < v->n; i++)
+        free_member (v, i);
+      free (v->keys);
+      free (v->items);
     }
-  free (v->keys);
-  free (v->items);
-  free (v->text);
   free (v);
 }
 
 static void
+grow (json_t *c, uint32_t cap)
+{
+  c->cap = cap;
+  c->items = xrealloc (c->items, cap * sizeof (*c->items));
+  if (c->type == JSON_OBJECT)
+    c->keys = xrealloc (c->keys, cap * sizeof (*c->keys));
+}
+
+/* Append @val under @key (the object's to free, unless @val holds it).  */
+static void
 append (json_t *c, char *key, json_t *val)
 {
   if (c->n == c->cap)
-    {
-      c->cap = c->cap ? c->cap * 2 : 4;
-      c->items = xrealloc (c->items, c->cap * sizeof (*c->items));
-      if (c->type == JSON_OBJECT)
-        c->keys = xrealloc (c->keys, c->cap * sizeof (*c->keys));
-    }
+    grow (c, c->cap ? c->cap * 2 : 4);
   if (c->type == JSON_OBJECT)
     c->keys[c->n] = key;
   c->items[c->n++] = val;
 }
 
+/* An object's own key for @val: a node moved from another object keeps
+   its old key's bytes but not their ownership.  */
+static void
+append_owned_key (json_t *c, const char *key, json_t *val)
+{
+  val->flags &= (unsigned char)~KEY_INLINE;
+  append (c, c->type == JSON_OBJECT && key ? xstrndup (key, strlen (key)) : NULL, val);
+}
+
+/* A copy of @v with its member @key inline (NULL: none).  */
+static json_t *
+clone_node (const json_t *v, const char *key, char **keyp)
+{
+  json_t *c = node (v->type, key, has_text (v) ? v->text : "", v->len, keyp);
+  size_t i;
+
+  if (!is_container (v) || v->n == 0)
+    return c;
+  grow (c, v->n);
+  for (i = 0; i < v->n; i++)
+    {
+      char *k = NULL;
+      json_t *item = clone_node (v->items[i], v->keys ? v->keys[i] : NULL, &k);
+      append (c, k, item);
+    }
+  return c;
+}
+
 json_t *
 json_clone (const json_t *v)
 {
-  json_t *c;
-  size_t i;
-
-  if (v->text)
-    return new_text (v->type, v->text, v->len);
-  c = json_new (v->type);
-  for (i = 0; i < v->n; i++)
-    append (c, v->keys ? xstrndup (v->keys[i], strlen (v->keys[i])) : NULL,
-            json_clone (v->items[i]));
-  return c;
+  return clone_node (v, NULL, NULL);
 }
 
 /* Parsing: a stack of open containers and the pending object key.  */
@@ -134,27 +204,43 @@ struct parser
   char dup[64]; /* the duplicate key, cut */
 };
 
-static int
-add_value (struct parser *p, json_t *v)
+/* The new value's node, with the pending key inline when the open
+   container is an object.  */
+static json_t *
+new_value (struct parser *p, enum json_type type, const char *text, size_t len, char **keyp)
 {
-  json_t *top;
+  bool member = p->depth > 0 && p->stack[p->depth - 1]->type == JSON_OBJECT;
+  *keyp = NULL;
+  return node (type, member ? p->key : NULL, text, len, keyp);
+}
 
+static int
+add_value (struct parser *p, json_t *v, char *key)
+{
   if (p->depth == 0)
     {
       p->root = v;
       return 1;
     }
-  top = p->stack[p->depth - 1];
-  append (top, top->type == JSON_OBJECT ? get_and_reset (&p->key) : NULL, v);
+  append (p->stack[p->depth - 1], key, v);
   return 1;
+}
+
+static int
+add_scalar (struct parser *p, enum json_type type, const char *text, size_t len)
+{
+  char *key;
+  json_t *v = new_value (p, type, text, len, &key);
+  return add_value (p, v, key);
 }
 
 static int
 push_container (struct parser *p, enum json_type type)
 {
-  json_t *v = json_new (type);
+  char *key;
+  json_t *v = new_value (p, type, "", 0, &key);
 
-  add_value (p, v);
+  add_value (p, v, key);
   if (p->depth == JSON_MAX_DEPTH)
     {
       p->error = "nested too deeply";
@@ -167,13 +253,13 @@ push_container (struct parser *p, enum json_type type)
 static int
 on_null (void *ctx)
 {
-  return add_value (ctx, json_new (JSON_NULL));
+  return add_scalar (ctx, JSON_NULL, "", 0);
 }
 
 static int
 on_bool (void *ctx, int b)
 {
-  return add_value (ctx, json_new_bool (b));
+  return add_scalar (ctx, b ? JSON_TRUE : JSON_FALSE, "", 0);
 }
 
 /* Well-formed UTF-8 as RFC 3629 has it (Unicode Table 3-7).  yajl checks
@@ -232,7 +318,7 @@ utf8_valid (const unsigned char *s, size_t len)
 static int
 on_number (void *ctx, const char *s, size_t len)
 {
-  return add_value (ctx, new_text (JSON_NUMBER, s, len));
+  return add_scalar (ctx, JSON_NUMBER, s, len);
 }
 
 static int
@@ -243,7 +329,7 @@ on_string (void *ctx, const unsigned char *s, size_t len)
       ((struct parser *)ctx)->error = "invalid UTF-8 in a string";
       return 0;
     }
-  return add_value (ctx, new_text (JSON_STRING, (const char *)s, len));
+  return add_scalar (ctx, JSON_STRING, (const char *)s, len);
 }
 
 static int
@@ -277,10 +363,15 @@ on_start_array (void *ctx)
   return push_container (ctx, JSON_ARRAY);
 }
 
+/* A closed container keeps exactly the room its members take.  */
 static int
 on_end (void *ctx)
 {
-  ((struct parser *)ctx)->depth--;
+  struct parser *p = ctx;
+  json_t *c = p->stack[--p->depth];
+
+  if (c->n && c->n < c->cap)
+    grow (c, c->n);
   return 1;
 }
 
@@ -449,34 +540,55 @@ gen_value (yajl_gen g, const json_t *v)
   return yajl_gen_status_ok;
 }
 
+/* The text is built in one buffer of ours (yajl's own would be copied
+   out: twice the output at once).  */
+struct outbuf
+{
+  char *p;
+  size_t n, cap;
+};
+
+static void
+out_append (void *ctx, const char *s, size_t len)
+{
+  struct outbuf *o = ctx;
+
+  if (o->n + len + 2 > o->cap)
+    {
+      while (o->n + len + 2 > o->cap)
+        o->cap = o->cap ? o->cap + o->cap / 2 : 4096;
+      o->p = xrealloc (o->p, o->cap);
+    }
+  memcpy (o->p + o->n, s, len);
+  o->n += len;
+}
+
 static int
 generate (const json_t *v, bool pretty, char **out, size_t *len, entitle_error_t *err)
 {
+  struct outbuf o = { NULL, 0, 0 };
   yajl_gen g = yajl_gen_alloc (NULL);
-  const unsigned char *buf;
   yajl_gen_status st;
-  size_t n;
 
   if (g == NULL)
     return entitle_make_error (err, ENOMEM, "yajl_gen_alloc");
   yajl_gen_config (g, yajl_gen_beautify, pretty);
   yajl_gen_config (g, yajl_gen_indent_string, "\t");
   yajl_gen_config (g, yajl_gen_validate_utf8, 1);
+  yajl_gen_config (g, yajl_gen_print_callback, out_append, &o);
   st = gen_value (g, v);
-  if (st == yajl_gen_status_ok)
-    st = yajl_gen_get_buf (g, &buf, &n);
+  yajl_gen_free (g);
   if (st != yajl_gen_status_ok)
     {
-      yajl_gen_free (g);
+      free (o.p);
       return entitle_make_error (err, EINVAL, "generate JSON: %s", gen_status_msg (st));
     }
-  *out = xrealloc (NULL, n + 2);
-  memcpy (*out, buf, n);
-  if (n == 0 || buf[n - 1] != '\n')
-    (*out)[n++] = '\n';
-  (*out)[n] = '\0';
-  *len = n;
-  yajl_gen_free (g);
+  out_append (&o, "", 0);
+  if (o.n == 0 || o.p[o.n - 1] != '\n')
+    o.p[o.n++] = '\n';
+  o.p[o.n] = '\0';
+  *out = o.p;
+  *len = o.n;
   return 0;
 }
 
@@ -511,7 +623,7 @@ void
 json_set (json_t *obj, const char *key, json_t *val)
 {
   json_del (obj, key);
-  append (obj, xstrndup (key, strlen (key)), val);
+  append_owned_key (obj, key, val);
 }
 
 json_t *
@@ -538,8 +650,7 @@ json_del (json_t *obj, const char *key)
     {
       if (strcmp (obj->keys[i], key) == 0)
         {
-          free (obj->keys[i]);
-          json_free (obj->items[i]);
+          free_member (obj, i);
           found = true;
           continue;
         }
@@ -553,18 +664,15 @@ json_del (json_t *obj, const char *key)
 void
 json_push (json_t *arr, json_t *val)
 {
-  append (arr, NULL, val);
+  append_owned_key (arr, NULL, val);
 }
 
 void
 json_remove_at (json_t *arr, size_t i)
 {
-  json_free (arr->items[i]);
+  free_member (arr, i);
   if (arr->keys)
-    {
-      free (arr->keys[i]);
-      memmove (&arr->keys[i], &arr->keys[i + 1], (arr->n - i - 1) * sizeof (*arr->keys));
-    }
+    memmove (&arr->keys[i], &arr->keys[i + 1], (arr->n - i - 1) * sizeof (*arr->keys));
   memmove (&arr->items[i], &arr->items[i + 1], (arr->n - i - 1) * sizeof (*arr->items));
   arr->n--;
 }
@@ -601,11 +709,11 @@ json_equal (const json_t *a, const json_t *b)
 
   if (a == NULL || b == NULL)
     return a == b;
-  if (a->type != b->type || a->n != b->n || a->len != b->len)
+  if (a->type != b->type || a->len != b->len || (is_container (a) && a->n != b->n))
     return false;
-  if (a->text && memcmp (a->text, b->text, a->len) != 0)
+  if (has_text (a) && memcmp (a->text, b->text, a->len) != 0)
     return false;
-  for (i = 0; i < a->n; i++)
+  for (i = 0; is_container (a) && i < a->n; i++)
     {
       if (a->keys && strcmp (a->keys[i], b->keys[i]) != 0)
         return false;

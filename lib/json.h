@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "error.h"
 
 /* A small JSON DOM on top of yajl's callback parser.  It keeps what a
@@ -22,15 +23,26 @@ enum json_type
   JSON_ARRAY,
 };
 
+/* 32 bytes a node: a config of 16 MiB can hold a node every few bytes,
+   and entitle's memory must stay a small multiple of the config.  A
+   scalar's text, and the key it has in its object, live in the node's
+   own allocation.  */
 typedef struct json_s json_t;
 struct json_s
 {
-  enum json_type type;
-  char *text;     /**< string value or number as written */
-  size_t len;     /**< length of text */
-  size_t n, cap;  /**< members of an object or array */
-  char **keys;    /**< object keys (NUL-terminated) */
-  json_t **items; /**< object values or array elements */
+  unsigned char type;  /**< enum json_type */
+  unsigned char flags; /**< lib/json.c's own */
+  uint32_t len;        /**< length of text */
+  uint32_t n, cap;     /**< members of an object or array */
+  union
+  {
+    char *text; /**< string value or number as written (JSON_STRING, JSON_NUMBER) */
+    struct
+    {
+      char **keys;    /**< object keys (NUL-terminated); NULL in an array */
+      json_t **items; /**< object values or array elements */
+    };
+  };
 };
 
 /**

@@ -214,6 +214,44 @@ entitle_widens (const json_t *before, const json_t *after)
   return seccomp_widens (json_get (lb, "seccomp"), json_get (la, "seccomp"));
 }
 
+static void
+copy_members (json_t *to, const json_t *from, const char *const *keys)
+{
+  for (; *keys; keys++)
+    {
+      const json_t *v = json_get (from, *keys);
+      if (v)
+        json_set (to, *keys, json_clone (v));
+    }
+}
+
+/* What of @spec the compiler reads and entitle_widens compares: the rest
+   (env, args, rlimits, mounts, annotations) can be nearly all of a
+   config's 16 MiB and never widens anything, so it is not copied for
+   each entitlement judged.  */
+static json_t *
+trust_view (const json_t *spec)
+{
+  static const char *const top[] = { "hooks", NULL };
+  static const char *const process[] = { "capabilities", "noNewPrivileges", "apparmorProfile", "selinuxLabel",
+                                         "user", NULL };
+  static const char *const linux_[] = { "namespaces", "maskedPaths", "readonlyPaths", "seccomp", "sysctl", NULL };
+  static const char *const resources[] = { "devices", NULL };
+  json_t *v = json_new (JSON_OBJECT), *l;
+  const json_t *sl = json_get (spec, "linux");
+
+  copy_members (v, spec, top);
+  if (json_get (spec, "process"))
+    copy_members (json_get_or_add (v, "process", JSON_OBJECT), json_get (spec, "process"), process);
+  if (sl == NULL)
+    return v;
+  l = json_get_or_add (v, "linux", JSON_OBJECT);
+  copy_members (l, sl, linux_);
+  if (json_get (sl, "resources"))
+    copy_members (json_get_or_add (l, "resources", JSON_OBJECT), json_get (sl, "resources"), resources);
+  return v;
+}
+
 /* Would @req alone widen @spec (a config, or with @process_only a
    process)?  Judged on what the entitlement would do, not whether it can
    be done, and quietly: the context keeps what it memoized.  */
@@ -221,7 +259,7 @@ static int
 widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
               const struct entitle_request_s *req, bool *widens, entitle_error_t *err)
 {
-  cleanup_json json_t *copy = json_clone (spec);
+  cleanup_json json_t *view = trust_view (spec), *copy = json_clone (view);
   struct entitle_set_s one = { (struct entitle_request_s *)req, 1 };
   struct entitle_config_s quiet = *ctx->config;
   const struct entitle_config_s *config = ctx->config;
@@ -239,7 +277,7 @@ widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
   ctx->log = log;
   if (UNLIKELY (ret < 0))
     return ret;
-  *widens = entitle_widens (spec, copy);
+  *widens = entitle_widens (view, copy);
   return 0;
 }
 

@@ -40,6 +40,7 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
     return -1;
   if (json_parse (raw, len, &spec, err) < 0)
     return entitle_error_wrap (err, "load `%s`", path);
+  free (get_and_reset (&raw));
   if (entitle_final_set (ctx, spec, final, err) < 0)
     return -1;
   return entitle_bpf_plan (plan, final, spec, err);

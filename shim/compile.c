@@ -107,6 +107,7 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
   ret = shim_load_json (path, &raw, &len, &spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  free (get_and_reset (&raw));
   if (spec->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
   if (o.entitlements)

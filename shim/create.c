@@ -45,6 +45,9 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
+  /* Not needed again: the memory create takes stays the tree and the text
+     it writes back.  */
+  free (get_and_reset (&raw));
   ENTITLE_FAULT_POINT ("after-parse");
   ret = entitle_rewrite (s->ctx, spec, &final, err);
   if (UNLIKELY (ret < 0))
@@ -64,7 +67,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
                                out_len, ENTITLE_MAX_CONFIG_SIZE);
   /* A bundle entitle rewrote before compiles to the same bytes: nothing
      to write.  */
-  if (out_len != len || memcmp (out, raw, len) != 0)
+  if (entitle_file_equal (path, out, out_len) != 1)
     {
       ret = entitle_file_write_atomic (path, out, out_len, err);
       if (UNLIKELY (ret < 0))

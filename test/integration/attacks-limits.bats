@@ -96,7 +96,7 @@ pad_config() {
   have=$(jq -c . "$dir/config.json" | wc -c)
   case "$shape" in
     labels)
-      n=$(((want - have) / 17))
+      n=$(((want - have) / 16))
       awk -v n="$n" 'BEGIN { printf "{"; for (i = 0; i < n; i++) printf "%s\"l.%07d\":\"v\"", (i ? "," : ""), i; print "}" }' \
         >"$BATS_TEST_TMPDIR/pad.json"
       filter='.annotations += $pad[0]'
@@ -142,13 +142,17 @@ request_compact() {
       echo "$shape: the rewrite is $out bytes for $size bytes of input" >&2
       false
     }
-    # Nothing of the input is lost.
+    # Nothing of the input is lost: the request and entitle's two records
+    # are the only annotations added.
     count='(.annotations | length) + (.process.rlimits | length)'
-    [ "$(jq "$count" "$BUNDLE/config.json")" -eq $(($(jq "$count" "$BATS_TEST_TMPDIR/config.orig") + 2)) ]
+    [ "$(jq "$count" "$BUNDLE/config.json")" -eq $(($(jq "$count" "$BATS_TEST_TMPDIR/config.orig") + 3)) ]
   done
 }
 
-@test "entitle: a 15.7 MB config.json compiles with a peak RSS below 8 times its size" {
+# The bound entitle keeps (docs/design.md): a parsed node is 32 bytes with
+# its text and key, so the densest shape here (an object of three members
+# every 41 bytes) takes about 10 times its size, annotations about 8.
+@test "entitle: a 15.7 MB config.json compiles with a peak RSS below 12 times its size" {
   if [ ! -x /usr/bin/time ]; then
     skip "needs GNU time (Debian package time) to measure the peak RSS"
   fi
@@ -169,8 +173,8 @@ request_compact() {
       "network.egress=$ADDR_A/32:80,security.confined" ]
     kib=$(sed -n 's/^maxrss //p' "$BATS_TEST_TMPDIR/time")
     echo "# $shape: peak RSS $kib KiB for $size bytes ($((kib * 1024 * 10 / size)) tenths of the input)" >&3
-    [ $((kib * 1024)) -lt $((8 * size)) ] || {
-      echo "$shape: peak RSS $kib KiB is not below 8 x $size bytes" >&2
+    [ $((kib * 1024)) -lt $((12 * size)) ] || {
+      echo "$shape: peak RSS $kib KiB is not below 12 x $size bytes" >&2
       false
     }
   done

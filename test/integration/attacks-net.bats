@@ -77,10 +77,14 @@ attack() {
   [ "$(captured runc | grep -c 'echo request')" -eq 2 ]
 
   # Whatever the rung: network.user drops CAP_NET_RAW, not ping sockets.
+  # The packet is dropped on its way out (skb_egress); IPv4's ping socket
+  # reports that to the sender, IPv6's does not (icmpv6_push_pending_frames
+  # drops the error): what the test holds to is that nothing leaves.
   for rung in "" network.user,; do
     set_entitlements "$BUNDLE" "${rung}network.egress=$ADDR_A/32,network.egress=$ADDR_A6/128"
     attack ent "entitle-$rung" "$filter"
-    expect_lines "ping $ADDR_B: EPERM" "ping $ADDR_B6: EPERM"
+    [ "${lines[0]}" = "ping $ADDR_B: EPERM" ]
+    [[ "${lines[1]}" == "ping $ADDR_B6: "@(EPERM|ok) ]]
     captured_none "entitle-$rung"
   done
 }

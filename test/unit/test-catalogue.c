@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <cmocka.h>
 #include "unit.h"
+#include "seccomp-load.h"
 #include "compile.h"
 #include "probe.h"
 #include "context.h"
@@ -924,6 +925,17 @@ assert_seccomp (const struct row *r, const json_t *orig, const json_t *spec)
     }
 }
 
+/* The profile loads as runc and crun load it (seccomp-load.h).  */
+static void
+assert_runtimes_load (const char *ent, const char *fixture, const json_t *spec)
+{
+  const json_t *seccomp = json_get (json_get (spec, "linux"), "seccomp");
+  char why[256];
+
+  if (seccomp && seccomp_load_like_runc (seccomp, why, sizeof (why)) < 0)
+    fail_msg ("%s on %s: the runtimes would refuse the profile: %s", ent, fixture, why);
+}
+
 static bool
 apparmor_enabled (void)
 {
@@ -1167,6 +1179,7 @@ test_catalogue_table (void **state)
       assert_devices (r, orig, spec);
       assert_lsm (r, orig, spec);
       assert_seccomp (r, orig, spec);
+      assert_runtimes_load (r->ent, fixture_file[r->fixture], spec);
       /* Nothing else: the rest of the config is the engine's.  */
       {
         cleanup_json json_t *a = json_clone (orig), *b = json_clone (spec);

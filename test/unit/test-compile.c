@@ -11,6 +11,7 @@
 #include <linux/capability.h>
 #include <cmocka.h>
 #include "unit.h"
+#include "caps.h"
 #include "compile.h"
 #include "context.h"
 #include "json.h"
@@ -196,6 +197,21 @@ static bool
 entitle_holds (int cap)
 {
   return prctl (PR_CAPBSET_READ, cap, 0, 0, 0) == 1;
+}
+
+/* Is @cap in entitle's own bounding set (what it can add)?  */
+static bool
+entitle_holds_name (const char *cap)
+{
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  cleanup_json json_t *held = NULL;
+
+  no_config (&cfg);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  held = entitle_caps_names (&ctx);
+  entitle_ctx_release (&ctx);
+  return json_array_find_string (held, cap) >= 0;
 }
 
 /* Is @name allowed by some rule of the spec's seccomp profile?  */
@@ -528,6 +544,191 @@ test_entitle_rewrite_forged_applied_keeps_floor (void **state)
     }
   free (msg);
   entitle_config_free (&cfg);
+}
+
+/* DESIGN §7: a required allowlist modifier is a floor.  A request outside
+   it is refused naming both; one inside it replaces it (narrows); without
+   a request the floor applies, and a default of that modifier gives way.  */
+static void
+test_entitle_rewrite_require_floors_modifiers (void **state)
+{
+  struct entitle_config_s cfg;
+
+  (void)state;
+  config_from (&cfg, "{\"require\":[\"network.egress=10.0.0.1/32\", \"network.bind=8000-9000\"],"
+                     " \"defaults\":[\"network.egress=0.0.0.0/0\"]}");
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.egress=0.0.0.0/0");
+    assert_rewrite_fails (&cfg, spec, "\"network.egress=0.0.0.0/0\"", "\"network.egress=10.0.0.1/32\"",
+                          "required by", NULL);
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.0/8:443");
+    assert_rewrite_fails (&cfg, spec, "network.egress=10.0.0.0/8:443", NULL);
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.bind=80");
+    assert_rewrite_fails (&cfg, spec, "\"network.bind=80\"", "\"network.bind=8000-9000\"", NULL);
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.egress=10.0.0.1/32:443,network.bind=8080");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.bind=8080,network.egress=10.0.0.1/32:443");
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting (NULL);
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "network.bind=8000-9000,network.egress=10.0.0.1/32");
+  }
+  entitle_config_free (&cfg);
+}
+
+/* An egress allowlist means no raw sockets: it contradicts the rungs that
+   give them (DESIGN §7), from whichever source.  */
+static void
+test_entitle_rewrite_egress_contradictions (void **state)
+{
+  static const char *const rungs[] = { "network.none", "network.proxy", "network.admin", "network.host",
+                                       "security.insecure" };
+  struct entitle_config_s cfg;
+  size_t i;
+
+  (void)state;
+  config_from (&cfg, "{\"grant\":[\"*\", \"network.host\", \"security.insecure\"]}");
+  for (i = 0; i < sizeof (rungs) / sizeof (rungs[0]); i++)
+    {
+      char list[128];
+      cleanup_json json_t *spec = NULL;
+      snprintf (list, sizeof (list), "network.egress=10.0.0.1/32,%s", rungs[i]);
+      spec = spec_requesting (list);
+      assert_rewrite_fails (&cfg, spec, "`network.egress` contradicts", rungs[i], NULL);
+    }
+  entitle_config_free (&cfg);
+  config_from (&cfg, "{\"defaults\":[\"network.egress=10.0.0.1/32\"], \"grant\":[\"*\"]}");
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.proxy");
+    assert_rewrite_fails (&cfg, spec, "contradicts `network.proxy`", NULL);
+  }
+  entitle_config_free (&cfg);
+}
+
+/* Every capability libcap knows, in all four sets (what --privileged
+   gives), into @spec.  */
+static void
+all_caps (json_t *spec)
+{
+  json_t *caps = json_get (json_get (spec, "process"), "capabilities");
+  size_t i;
+
+  for (i = 0; i < caps->n; i++)
+    {
+      json_t *set = caps->items[i];
+      cleanup_json json_t *names = entitle_caps_names (NULL);
+      while (set->n)
+        json_remove_at (set, set->n - 1);
+      for (size_t k = 0; k < names->n; k++)
+        json_push (set, json_new_string (names->items[k]->text));
+    }
+}
+
+/* security.confined and security.view are upper bounds (DESIGN §7): on a
+   --privileged base they keep eight (nine) capabilities; what another
+   entitlement adds is added after the bound.  */
+static void
+test_entitle_rewrite_confined_bounds (void **state)
+{
+  static const char *const keep[] = { "CAP_CHOWN", "CAP_FOWNER", "CAP_MKNOD", "CAP_NET_RAW",
+                                      "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE" };
+  static const struct
+  {
+    const char *list, *extra;
+    size_t n;
+  } cases[] = { { "security.confined", NULL, 8 },
+                { "security.view", "CAP_DAC_READ_SEARCH", 9 },
+                { "security.confined,security.memory-lock", "CAP_IPC_LOCK", 9 },
+                { "security.confined,network.user", NULL, 6 } };
+  struct entitle_config_s cfg;
+  size_t c, k;
+
+  (void)state;
+  config_from (&cfg, "{\"grant\":[\"*\"]}");
+  for (c = 0; c < sizeof (cases) / sizeof (cases[0]); c++)
+    {
+      cleanup_json json_t *spec = spec_requesting (cases[c].list);
+      const json_t *bounding;
+
+      all_caps (spec);
+      assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+      bounding = json_get (json_get (json_get (spec, "process"), "capabilities"), "bounding");
+      for (k = 0; k < sizeof (keep) / sizeof (keep[0]); k++)
+        if (strstr (cases[c].list, "network.user") == NULL || strncmp (keep[k], "CAP_NET_", 8) != 0)
+          assert_true (cap_in (spec, "bounding", keep[k]));
+      if (cases[c].extra && entitle_holds_name (cases[c].extra))
+        assert_true (cap_in (spec, "bounding", cases[c].extra));
+      assert_false (cap_in_any_set (spec, "CAP_SYS_ADMIN"));
+      assert_false (cap_in_any_set (spec, "CAP_NET_ADMIN"));
+      assert_false (cap_in_any_set (spec, "CAP_BPF"));
+      assert_int_equal (bounding->n, cases[c].n - (cases[c].extra && !entitle_holds_name (cases[c].extra)));
+    }
+  entitle_config_free (&cfg);
+}
+
+/* The runtimes apply masked and read-only paths in a private mount
+   namespace only, and refuse a config that has them without one (runc:
+   "unable to restrict sys entries without a private MNT namespace").  */
+static void
+test_entitle_rewrite_no_mount_namespace (void **state)
+{
+  struct entitle_config_s cfg;
+  size_t i;
+
+  (void)state;
+  no_config (&cfg);
+  {
+    cleanup_json json_t *spec = spec_requesting ("security.confined");
+    json_t *ns = json_get (json_get (spec, "linux"), "namespaces");
+    json_del (json_get (spec, "linux"), "maskedPaths");
+    json_del (json_get (spec, "linux"), "readonlyPaths");
+    for (i = 0; i < ns->n; i++)
+      if (strcmp (json_string (json_get (ns->items[i], "type")), "mount") == 0)
+        json_remove_at (ns, i--);
+    /* The sysctl program holds /proc/sys: no path is written.  */
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_null (json_get (json_get (spec, "linux"), "readonlyPaths"));
+    assert_null (json_get (json_get (spec, "linux"), "maskedPaths"));
+    json_set (json_get (spec, "annotations"), ENTITLE_ANNOTATION, json_new_string ("network.none"));
+    assert_rewrite_fails (&cfg, spec, "`network.none`", "mount namespace", NULL);
+    json_set (json_get (spec, "annotations"), ENTITLE_ANNOTATION, json_new_string ("host.devices.none"));
+    assert_rewrite_fails (&cfg, spec, "`host.devices.none`", "mount namespace", NULL);
+  }
+}
+
+/* DESIGN §7: io.entitle.applied is output only.  A forged record neither
+   skips the rewrite (the admin's required egress still gets its hooks)
+   nor survives it.  */
+static void
+test_entitle_rewrite_forged_applied_overwritten (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting (NULL);
+
+  (void)state;
+  config_from (&cfg, "{\"require\":[\"network.egress=10.0.0.1/32:80\"]}");
+  set_annotation (spec, ENTITLE_ANNOTATION_APPLIED, "network.egress=10.0.0.1/32:80");
+  set_annotation (spec, ENTITLE_ANNOTATION_VERSION, PACKAGE_VERSION);
+  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  assert_non_null (json_get (json_get (spec, "hooks"), "createRuntime"));
+  entitle_config_free (&cfg);
+  /* And a record with nothing behind it is no request.  */
+  no_config (&cfg);
+  {
+    cleanup_json json_t *forged = spec_requesting (NULL);
+    cleanup_json json_t *before = NULL;
+    set_annotation (forged, ENTITLE_ANNOTATION_APPLIED, "security.insecure");
+    before = json_clone (forged);
+    assert_int_equal (rewrite (&cfg, forged, NULL), 0);
+    assert_true (json_equal (before, forged));
+  }
 }
 
 /* security.confined.  */
@@ -886,6 +1087,11 @@ main (void)
     cmocka_unit_test (test_entitle_rewrite_defaults_need_no_grant),
     cmocka_unit_test (test_entitle_rewrite_require_floor),
     cmocka_unit_test (test_entitle_rewrite_forged_applied_keeps_floor),
+    cmocka_unit_test (test_entitle_rewrite_require_floors_modifiers),
+    cmocka_unit_test (test_entitle_rewrite_egress_contradictions),
+    cmocka_unit_test (test_entitle_rewrite_confined_bounds),
+    cmocka_unit_test (test_entitle_rewrite_no_mount_namespace),
+    cmocka_unit_test (test_entitle_rewrite_forged_applied_overwritten),
     cmocka_unit_test (test_entitle_rewrite_security_confined),
     cmocka_unit_test (test_entitle_rewrite_unenforceable_refused),
     cmocka_unit_test (test_entitle_rewrite_unenforceable_warn),

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +273,94 @@ test_probe_bpf_needed (void **state)
   assert_int_equal (needed (""), 0);
 }
 
+/* The plan holds what the programs hold (bpf/policy.h) and refuses
+   more, at create, whatever on_unenforceable says; rules are kept once,
+   with the host bits of each CIDR cleared.  */
+static int
+plan_of (const char *list, const char *spec_text, struct entitle_bpf_plan_s *plan, char **msg)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  cleanup_json json_t *spec = parse_ok (spec_text ? spec_text : "{}");
+  entitle_error_t err = NULL;
+  int ret;
+
+  if (entitle_parse_list (list, "test", &set, &err) < 0)
+    fail_msg ("%s: %s", list, err->msg);
+  ret = entitle_bpf_plan (plan, &set, spec, &err);
+  if (ret < 0)
+    {
+      *msg = strdup (err->msg);
+      entitle_error_release (&err);
+    }
+  return ret;
+}
+
+/* @n modifiers "NAME=VALUE(i)", comma-separated (malloc'd).  */
+static char *
+repeated (const char *name, int n, bool ports)
+{
+  size_t cap = (size_t)n * 64 + 1, len = 0;
+  char *out = calloc (1, cap);
+  int i;
+
+  for (i = 0; i < n; i++)
+    if (ports)
+      len += (size_t)snprintf (out + len, cap - len, "%s%s=%d", i ? "," : "", name, 1000 + i);
+    else
+      len += (size_t)snprintf (out + len, cap - len, "%s%s=10.%d.%d.0/24", i ? "," : "", name, i / 250 + 1, i % 250 + 1);
+  return out;
+}
+
+static void
+test_probe_bpf_plan_limits (void **state)
+{
+  struct entitle_bpf_plan_s plan;
+  char *msg = NULL;
+
+  (void)state;
+  {
+    cleanup_free char *max = repeated ("network.egress", ENTITLE_MAX_EGRESS, false);
+    cleanup_free char *over = repeated ("network.egress", ENTITLE_MAX_EGRESS + 1, false);
+    assert_int_equal (plan_of (max, NULL, &plan, &msg), 1);
+    assert_int_equal (plan.policy.n_egress, ENTITLE_MAX_EGRESS);
+    assert_true (plan_of (over, NULL, &plan, &msg) < 0);
+    assert_contains (msg, "more than 64 rules");
+    free (msg);
+  }
+  {
+    cleanup_free char *over = repeated ("network.bind", ENTITLE_MAX_RANGES + 1, true);
+    assert_true (plan_of (over, NULL, &plan, &msg) < 0);
+    assert_contains (msg, "network.bind");
+    free (msg);
+  }
+  /* Once each, host bits cleared: 10.1.2.3/8 is 10.0.0.0/8.  */
+  assert_int_equal (plan_of ("network.egress=10.1.2.3/8,network.egress=10.0.0.0/8,network.egress=::1/128:53", NULL, &plan, &msg), 1);
+  assert_int_equal (plan.policy.n_egress, 2);
+  assert_int_equal (plan.policy.egress[0].net[0], htonl (0x0a000000));
+  assert_int_equal (plan.policy.egress[0].mask[0], htonl (0xff000000));
+  assert_int_equal (plan.policy.egress[0].lo, 0);
+  assert_int_equal (plan.policy.egress[0].hi, 65535);
+  assert_int_equal (plan.policy.egress[1].family, AF_INET6);
+  assert_int_equal (plan.policy.egress[1].mask[3], 0xffffffffu);
+  assert_int_equal (plan.policy.egress[1].lo, 53);
+  /* network.egress: no raw sockets either.  */
+  assert_int_equal (plan.policy.flags, POL_EGRESS | POL_SOCK_NO_RAW);
+  /* linux.sysctl keys, as the kernel names them; too many refused.  */
+  assert_int_equal (plan_of ("security.confined", "{\"linux\":{\"sysctl\":{\"net.ipv4.ip_forward\":\"1\"}}}", &plan, &msg), 1);
+  assert_int_equal (plan.policy.n_sysctl, 1);
+  assert_string_equal (plan.policy.sysctl[0], "net/ipv4/ip_forward");
+  {
+    char spec[64 * (ENTITLE_MAX_SYSCTLS + 1) + 64];
+    size_t len = (size_t)snprintf (spec, sizeof (spec), "{\"linux\":{\"sysctl\":{");
+    for (int i = 0; i <= ENTITLE_MAX_SYSCTLS; i++)
+      len += (size_t)snprintf (spec + len, sizeof (spec) - len, "%s\"net.k%d\":\"1\"", i ? "," : "", i);
+    snprintf (spec + len, sizeof (spec) - len, "}}}");
+    assert_true (plan_of ("security.confined", spec, &plan, &msg) < 0);
+    assert_contains (msg, "more than 32 keys");
+    free (msg);
+  }
+}
+
 /* One row per attach point, each named once; every point with a program
    is one the loader pins (entitle_attach_find finds it by name).  */
 static void
@@ -336,6 +426,7 @@ main (void)
     cmocka_unit_test (test_probe_json_unknown_keys_ignored),
     cmocka_unit_test (test_probe_bpf_needed),
     cmocka_unit_test (test_probe_attach_table),
+    cmocka_unit_test (test_probe_bpf_plan_limits),
     cmocka_unit_test (test_probe_cg_tables_agree),
   };
 

@@ -13,10 +13,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "unit.h"
+#include "seccomp-load.h"
 #include "catalogue.h"
 #include "context.h"
 #include "json.h"
 #include "seccomp-plan.h"
+#include "utils.h"
 
 /* linux.seccomp as entitle edits and writes it: blocked syscalls leave
    every allowing rule whatever its arguments, rules mean the same to runc
@@ -234,117 +236,24 @@ assert_no_repeated_index (const json_t *seccomp)
     }
 }
 
-static uint32_t
-action_of (const char *action, const json_t *errno_ret, unsigned dflt_errno)
-{
-  unsigned e = errno_ret ? (unsigned)number (errno_ret) : dflt_errno;
-
-  assert_non_null (action);
-  if (strcmp (action, "SCMP_ACT_ALLOW") == 0)
-    return SCMP_ACT_ALLOW;
-  if (strcmp (action, "SCMP_ACT_ERRNO") == 0)
-    return SCMP_ACT_ERRNO (e);
-  if (strcmp (action, "SCMP_ACT_LOG") == 0)
-    return SCMP_ACT_LOG;
-  if (strcmp (action, "SCMP_ACT_KILL") == 0)
-    return SCMP_ACT_KILL;
-  if (strcmp (action, "SCMP_ACT_KILL_PROCESS") == 0)
-    return SCMP_ACT_KILL_PROCESS;
-  if (strcmp (action, "SCMP_ACT_TRAP") == 0)
-    return SCMP_ACT_TRAP;
-  if (strcmp (action, "SCMP_ACT_TRACE") == 0)
-    return SCMP_ACT_TRACE (e);
-  fail_msg ("unknown action `%s`", action);
-  return 0;
-}
-
-static enum scmp_compare
-op_of (const char *op)
-{
-  static const struct
-  {
-    const char *name;
-    enum scmp_compare op;
-  } ops[] = {
-    { "SCMP_CMP_NE", SCMP_CMP_NE },
-    { "SCMP_CMP_LT", SCMP_CMP_LT },
-    { "SCMP_CMP_LE", SCMP_CMP_LE },
-    { "SCMP_CMP_EQ", SCMP_CMP_EQ },
-    { "SCMP_CMP_GE", SCMP_CMP_GE },
-    { "SCMP_CMP_GT", SCMP_CMP_GT },
-    { "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
-  };
-  size_t i;
-
-  assert_non_null (op);
-  for (i = 0; i < sizeof (ops) / sizeof (ops[0]); i++)
-    if (strcmp (op, ops[i].name) == 0)
-      return ops[i].op;
-  fail_msg ("unknown op `%s`", op);
-  return SCMP_CMP_EQ;
-}
-
-/* Build the filter as the runtimes do, for the native architecture, and
-   export it: every rule must be one libseccomp takes.  */
+/* Build the filter as runc 1.1.5 and crun 1.8.1 do (seccomp-load.h:
+   every listed architecture, their rule order, their OR of a repeated
+   argument index), and export it: every profile entitle writes must be
+   one the runtimes take, with libseccomp's EEXIST for rules it sees as
+   one ("file exists") a failure.  */
 static void
 build_filter (const json_t *seccomp)
 {
-  const json_t *syscalls = json_get (seccomp, "syscalls");
-  const json_t *dflt_errno = json_get (seccomp, "defaultErrnoRet");
-  uint32_t dflt = action_of (json_string (json_get (seccomp, "defaultAction")), dflt_errno, EPERM);
-  scmp_filter_ctx ctx;
-  size_t i, j, k, added = 0;
-  int fd, ret;
+  char why[256];
+  int ret;
 
   /* SCMP_ACT_LOG needs API level 3: say so rather than probe the kernel
      (under valgrind, or where seccomp(2) is filtered, the probe says 1).  */
   if (seccomp_api_get () < 3)
     assert_int_equal (seccomp_api_set (3), 0);
-  ctx = seccomp_init (dflt);
-  assert_non_null (ctx);
-  for (i = 0; syscalls && i < syscalls->n; i++)
-    {
-      const json_t *r = syscalls->items[i], *names = json_get (r, "names"), *args = json_get (r, "args");
-      uint32_t action = action_of (json_string (json_get (r, "action")), json_get (r, "errnoRet"), EPERM);
-      struct scmp_arg_cmp cmp[6];
-      unsigned n = 0;
-
-      assert_non_null (names);
-      /* runc and crun skip a rule with the default action.  */
-      if (action == dflt)
-        continue;
-      for (k = 0; args && k < args->n; k++)
-        {
-          const json_t *a = args->items[k], *v2 = json_get (a, "valueTwo");
-          assert_true (n < 6);
-          cmp[n].arg = (unsigned)number (json_get (a, "index"));
-          cmp[n].op = op_of (json_string (json_get (a, "op")));
-          cmp[n].datum_a = number (json_get (a, "value"));
-          cmp[n].datum_b = v2 ? number (v2) : 0;
-          n++;
-        }
-      for (j = 0; j < names->n; j++)
-        {
-          const char *name = json_string (names->items[j]);
-          int nr = seccomp_syscall_resolve_name (name);
-
-          /* Unknown names are ignored by the runtimes.  */
-          if (nr == __NR_SCMP_ERROR)
-            continue;
-          ret = seccomp_rule_add_array (ctx, action, nr, n, cmp);
-          if (ret < 0)
-            fail_msg ("seccomp_rule_add_array `%s` (rule %zu): %s", name, i, strerror (-ret));
-          added++;
-        }
-    }
-  assert_true (added > 0);
-  fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
-  assert_true (fd >= 0);
-  ret = seccomp_export_pfc (ctx, fd);
+  ret = seccomp_load_like_runc (seccomp, why, sizeof (why));
   if (ret < 0)
-    fail_msg ("seccomp_export_pfc: %s", strerror (-ret));
-  close (fd);
-  seccomp_release (ctx);
+    fail_msg ("the runtimes would refuse this profile: %s", why);
 }
 
 /* A process whose bounding set is @caps (NULL-terminated).  */
@@ -654,6 +563,114 @@ test_entitle_seccomp_apply_clone_no_ns (void **state)
       clone3_enosys = true;
   assert_true (clone3_enosys);
   build_filter (seccomp);
+}
+
+/* Under an allowing default, clone stays argument-gated: one deny rule
+   per namespace flag, each of one condition (runc and crun read them
+   alike), so that fork and threads still work.  */
+static void
+test_entitle_seccomp_apply_clone_no_ns_allow_default (void **state)
+{
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": []}";
+  cleanup_json json_t *spec = spec_with (profile);
+  struct entitle_seccomp_plan_s plan = { .clone_no_ns = true };
+  const json_t *seccomp, *syscalls;
+  unsigned flags = 0;
+  size_t i;
+
+  (void)state;
+  seccomp = applied (spec, &plan);
+  syscalls = json_get (seccomp, "syscalls");
+  for (i = 0; i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      if (!lists (r, "clone"))
+        continue;
+      assert_string_equal (json_string (json_get (r, "action")), "SCMP_ACT_ERRNO");
+      assert_non_null (args);
+      assert_int_equal (args->n, 1);
+      assert_string_equal (json_string (json_get (args->items[0], "op")), "SCMP_CMP_MASKED_EQ");
+      assert_int_equal (number (json_get (args->items[0], "value")), number (json_get (args->items[0], "valueTwo")));
+      flags |= (unsigned)number (json_get (args->items[0], "value"));
+    }
+  assert_int_equal (flags, ENTITLE_CLONE_NS_FLAGS);
+  build_filter (seccomp);
+}
+
+/* Would a profile's deny rules for personality refuse @x?  */
+static bool
+personality_denied (const json_t *seccomp, uint64_t x)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      if (!lists (r, "personality") || allows (r))
+        continue;
+      if (args == NULL || args->n == 0)
+        return true;
+      assert_int_equal (args->n, 1);
+      if ((x & number (json_get (args->items[0], "value"))) == number (json_get (args->items[0], "valueTwo")))
+        return true;
+    }
+  return false;
+}
+
+/* Under an allowing default, personality is denied but PER_LINUX and the
+   query, as the kernel reads the argument (its low 32 bits).  */
+static void
+test_entitle_seccomp_apply_personality_allow_default (void **state)
+{
+  static const char profile[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": []}";
+  static const uint64_t denied[] = { 1, 8, 0x20000, 0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000, 0x7fffffff,
+                                     0x80000000, 0xfffffffe, 0x100000040ULL };
+  static const uint64_t allowed[] = { 0, 0xffffffff, 0x100000000ULL, 0xffffffff00000000ULL };
+  cleanup_json json_t *spec = spec_with (profile);
+  struct entitle_seccomp_plan_s plan = { .fx = FX_PERSONALITY };
+  const json_t *seccomp;
+  size_t i;
+
+  (void)state;
+  seccomp = applied (spec, &plan);
+  for (i = 0; i < sizeof (denied) / sizeof (denied[0]); i++)
+    if (!personality_denied (seccomp, denied[i]))
+      fail_msg ("personality 0x%llx is not denied", (unsigned long long)denied[i]);
+  for (i = 0; i < sizeof (allowed) / sizeof (allowed[0]); i++)
+    if (personality_denied (seccomp, allowed[i]))
+      fail_msg ("personality 0x%llx is denied", (unsigned long long)allowed[i]);
+  build_filter (seccomp);
+}
+
+/* A socket-family rule is in force: the profile lists the native ABI
+   alone, so that a 32-bit socketcall (whose arguments seccomp cannot
+   read) is killed for its architecture; and the runtimes take it.  */
+static void
+test_entitle_seccomp_apply_sock_rules_native_abi (void **state)
+{
+  static const unsigned fx[] = { FX_SOCK_UNIX, FX_SOCK_USER };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < 2; i++)
+    {
+      cleanup_json json_t *spec = spec_with (docker_like), *native = NULL;
+      struct entitle_seccomp_plan_s plan = { .fx = fx[i] };
+      const json_t *seccomp = applied (spec, &plan);
+      cleanup_free char *want = NULL;
+
+      assert_true (asprintf (&want, "[\"%s\"]", entitle_seccomp_host_archs ()[0]) > 0);
+      native = parse_ok (want);
+      assert_true (json_equal (native, json_get (seccomp, "architectures")));
+      build_filter (seccomp);
+    }
+  {
+    cleanup_json json_t *spec = spec_with (docker_like);
+    struct entitle_seccomp_plan_s plan = { .fx = FX_NO_DEV_MKNOD };
+    const json_t *seccomp = applied (spec, &plan);
+    assert_int_equal (json_get (seccomp, "architectures")->n, 3);
+  }
 }
 
 static void
@@ -982,6 +999,9 @@ main (void)
     cmocka_unit_test (test_entitle_seccomp_apply_personality_linux_only),
     cmocka_unit_test (test_entitle_seccomp_apply_no_dev_mknod),
     cmocka_unit_test (test_entitle_seccomp_apply_clone_no_ns),
+    cmocka_unit_test (test_entitle_seccomp_apply_clone_no_ns_allow_default),
+    cmocka_unit_test (test_entitle_seccomp_apply_personality_allow_default),
+    cmocka_unit_test (test_entitle_seccomp_apply_sock_rules_native_abi),
     cmocka_unit_test (test_entitle_seccomp_apply_allow_adds_one_rule),
     cmocka_unit_test (test_entitle_seccomp_apply_allow_conditional),
     cmocka_unit_test (test_entitle_seccomp_apply_unresolvable_deny),

@@ -122,6 +122,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
     return -1;
   if ((lock = hook_made_lock (ctx->config->state_dir, err)) < 0)
     return -1;
+  hook_made_migrate (ctx->config->state_dir);
   hook_made_collect (ctx->config->state_dir);
   if (own_cgroup (ctx, st, mnt, dir, sizeof (dir), err) < 0)
     return -1;
@@ -202,6 +203,7 @@ hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
       entitle_error_release (&err);
       return 0;
     }
+  hook_made_migrate (ctx->config->state_dir);
   hook_made_remove (ctx->config->state_dir, st->root, st->id, ctx->log);
   hook_made_collect (ctx->config->state_dir);
   close (lock);

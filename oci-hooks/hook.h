@@ -37,5 +37,7 @@ int hook_made_record (const char *state_dir, const char *root, const char *id, c
                       uint64_t cgroup_id, entitle_error_t *err);
 void hook_made_remove (const char *state_dir, const char *root, const char *id, const struct entitle_log_s *log);
 void hook_made_collect (const char *state_dir);
+/* Records that entitle 0.1.0 kept in its pinned BPF map, carried over.  */
+void hook_made_migrate (const char *state_dir);
 
 #endif

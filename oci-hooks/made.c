@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include "cgroup.h"
 #include "file.h"
 #include "hook.h"
@@ -195,5 +196,52 @@ hook_made_collect (const char *state_dir)
         continue;
       if (!read_record (path, NULL, NULL, &r) || remove_made (&r, mnt, mntfd))
         unlink (path);
+    }
+}
+
+/* entitle 0.1.0 kept these records in a pinned BPF map, which an upgrade
+   unpins with the rest of the old build: carry them over first, so that
+   the new build still removes the cgroups the old one made.  The layout
+   is that build's (bpf/policy.h of 0.1.0): key "ROOT\nID", NUL padded to
+   256 bytes; value the cgroup id and the made cgroup's absolute path.  */
+#define OLD_OWNERS ENTITLE_BPF_PINS "/entitle_owners"
+#define OLD_NAME   256
+
+struct old_owner
+{
+  uint64_t cgroup_id;
+  char made[OLD_NAME];
+};
+
+void
+hook_made_migrate (const char *state_dir)
+{
+  char key[OLD_NAME], next[OLD_NAME], mnt[256];
+  struct old_owner o;
+  cleanup_close int map = bpf_obj_get (OLD_OWNERS);
+  entitle_error_t no_mount = NULL;
+  void *cur = NULL;
+
+  if (map < 0)
+    return;
+  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &no_mount) < 0)
+    {
+      entitle_error_release (&no_mount);
+      return;
+    }
+  while (bpf_map_get_next_key (map, cur, next) == 0)
+    {
+      char *nl = memchr (next, '\n', sizeof (next));
+      entitle_error_t err = NULL;
+
+      memcpy (key, next, sizeof (key));
+      cur = key;
+      if (bpf_map_lookup_elem (map, key, &o) < 0 || o.made[0] == '\0' || nl == NULL
+          || strncmp (o.made, mnt, strlen (mnt)) != 0)
+        continue;
+      *nl = '\0';
+      key[sizeof (key) - 1] = '\0';
+      hook_made_record (state_dir, next, nl + 1, o.made + strlen (mnt), o.cgroup_id, &err);
+      entitle_error_release (&err);
     }
 }

@@ -570,6 +570,116 @@ test_entitle_set_format_sorted (void **state)
   free (f);
 }
 
+/* DESIGN §7: whitespace separates entitlements as commas do (Podman's
+   --annotation splits its value on commas).  */
+static void
+test_entitle_parse_list_whitespace_separates (void **state)
+{
+  static const char *const lists[] = {
+    "network.user security.confined",
+    "network.user\tsecurity.confined",
+    "  network.user\n\nsecurity.confined  ",
+    "network.user security.confined,network.egress=10.0.0.0/8:443",
+    "network.user ,  security.confined network.egress=10.0.0.0/8:443",
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
+    {
+      cleanup_entitle_set struct entitle_set_s set = { 0 };
+      parse_list_ok (lists[i], &set);
+      assert_int_equal (set.n, i < 3 ? 2 : 3);
+      assert_true (entitle_set_has (&set, "network.user"));
+      assert_true (entitle_set_has (&set, "security.confined"));
+      if (i >= 3)
+        assert_true (entitle_set_has (&set, "network.egress"));
+    }
+}
+
+/* Whitespace alone asks for nothing, as the empty list does; a comma
+   still needs an entitlement on each side.  */
+static void
+test_entitle_parse_list_whitespace_empty (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  static const char *const bad[] = { "network.none , , security.confined", "network.none security.confined ,",
+                                     "\t, network.none" };
+  size_t i;
+
+  (void)state;
+  parse_list_ok (" \t\n ", &set);
+  assert_int_equal (set.n, 0);
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    assert_fails_with (parse_list_fails (bad[i]), "empty entitlement");
+}
+
+/* Two rungs are still two rungs, however they are separated; the 256-item
+   limit counts entitlements, whatever separates them.  */
+static void
+test_entitle_parse_list_whitespace_conflicts_and_limit (void **state)
+{
+  char *msg, *big;
+  size_t i;
+
+  (void)state;
+  msg = parse_list_fails ("network.none network.user");
+  assert_contains (msg, "network.none");
+  assert_contains (msg, "network.user");
+  free (msg);
+  big = calloc (300, sizeof ("network.bind=65000 "));
+  assert_non_null (big);
+  for (i = 0; i < 300; i++)
+    sprintf (big + strlen (big), "network.bind=%zu ", 1000 + i);
+  assert_fails_with (parse_list_fails (big), "300 entitlements, more than 256");
+  free (big);
+}
+
+/* `defaults` and `require` items are lists too.  */
+static void
+test_entitle_parse_strv_whitespace_separates (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  char *list[] = { "network.user security.confined", "host.processes.none", NULL };
+  char *empty[] = { "network.user", " ", NULL };
+  char *conflict[] = { "network.user network.none", NULL };
+  entitle_error_t err = NULL;
+
+  (void)state;
+  assert_int_equal (entitle_parse_strv (list, "`defaults`", &set, &err), 0);
+  assert_int_equal (set.n, 3);
+  assert_true (entitle_set_has (&set, "network.user"));
+  assert_true (entitle_set_has (&set, "security.confined"));
+  assert_true (entitle_set_has (&set, "host.processes.none"));
+  entitle_set_free (&set);
+  assert_true (entitle_parse_strv (empty, "`require`", &set, &err) < 0);
+  assert_contains (err->msg, "empty entitlement in `require`");
+  entitle_error_release (&err);
+  entitle_set_free (&set);
+  assert_true (entitle_parse_strv (conflict, "`require`", &set, &err) < 0);
+  assert_contains (err->msg, "network.none");
+  assert_contains (err->msg, "network.user");
+  entitle_error_release (&err);
+}
+
+/* The admin config's lists, through the resolver.  */
+static void
+test_entitle_resolve_admin_lists_whitespace (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s req = { 0 }, final = { 0 };
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+
+  (void)state;
+  config_from (&cfg, "{\"defaults\":[\"network.user security.confined\"],\"require\":[\"host.processes.none\"]}");
+  assert_int_equal (entitle_resolve (&cfg, &req, &final, &err), 0);
+  assert_int_equal (final.n, 3);
+  assert_true (entitle_set_has (&final, "network.user"));
+  assert_true (entitle_set_has (&final, "security.confined"));
+  assert_true (entitle_set_has (&final, "host.processes.none"));
+  entitle_config_free (&cfg);
+}
+
 static void
 test_entitle_parse_strv_sources (void **state)
 {
@@ -1007,6 +1117,11 @@ main (void)
     cmocka_unit_test (test_entitle_parse_list_unknown_names_source),
     cmocka_unit_test (test_entitle_set_format_sorted),
     cmocka_unit_test (test_entitle_parse_strv_sources),
+    cmocka_unit_test (test_entitle_parse_list_whitespace_separates),
+    cmocka_unit_test (test_entitle_parse_list_whitespace_empty),
+    cmocka_unit_test (test_entitle_parse_list_whitespace_conflicts_and_limit),
+    cmocka_unit_test (test_entitle_parse_strv_whitespace_separates),
+    cmocka_unit_test (test_entitle_resolve_admin_lists_whitespace),
     cmocka_unit_test (test_entitle_resolve_nothing),
     cmocka_unit_test (test_entitle_resolve_defaults_fill_empty_ladders),
     cmocka_unit_test (test_entitle_resolve_require_is_a_floor),

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "admin-config.h"
@@ -14,7 +16,7 @@ const char *
 entitle_config_path (void)
 {
   const char *p = getenv ("ENTITLE_CONFIG");
-  return p && *p ? p : ENTITLE_CONFIG_FILE;
+  return p ? p : ENTITLE_CONFIG_FILE;
 }
 
 const char *
@@ -24,6 +26,39 @@ entitle_config_hook (const struct entitle_config_s *cfg)
   if (p && *p)
     return p;
   return cfg->hook ? cfg->hook : PKGLIBEXECDIR "/entitle-hook";
+}
+
+const char *
+entitle_config_arg (const struct entitle_config_s *cfg)
+{
+  return cfg->present && cfg->path ? cfg->path : "";
+}
+
+const char *
+entitle_config_name (const struct entitle_config_s *cfg)
+{
+  return cfg->path && *cfg->path ? cfg->path : "an admin config";
+}
+
+const char *
+entitle_config_grant_hint (const struct entitle_config_s *cfg, const char *name)
+{
+  static char hint[2 * PATH_MAX + 2048];
+
+  if (cfg->present)
+    snprintf (hint, sizeof hint, "not granted by %s", cfg->path);
+  else if (cfg->path && *cfg->path)
+    snprintf (hint, sizeof hint,
+              "not granted by an admin config: there is none at %s (to grant it, an admin writes "
+              "{\"grant\": [\"%.1024s\"]} there; see entitle.json(5))",
+              cfg->path, name);
+  else
+    snprintf (hint, sizeof hint,
+              "not granted by an admin config: there is none (ENTITLE_CONFIG is set and empty; to "
+              "grant it, an admin names a file holding {\"grant\": [\"%.1024s\"]} in "
+              "ENTITLE_CONFIG or --entitle-config; see entitle.json(5))",
+              name);
+  return hint;
 }
 
 static char **
@@ -141,28 +176,69 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
   return 0;
 }
 
+void
+entitle_config_reset (struct entitle_config_s *cfg)
+{
+  char *path = cfg->path;
+
+  cfg->path = NULL;
+  entitle_config_free (cfg);
+  cfg->path = path ? path : strdup ("");
+  cfg->defaults = empty_list ();
+  cfg->grant = empty_list ();
+  cfg->require = empty_list ();
+}
+
 int
-entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err)
 {
   cleanup_free char *buf = NULL;
-  const char *path = entitle_config_path ();
+  const char *env = getenv ("ENTITLE_CONFIG"), *path, *by;
   size_t len;
   int ret;
 
   memset (cfg, 0, sizeof (*cfg));
+  if (file)
+    path = file, by = "--entitle-config";
+  else if (env)
+    path = env, by = "ENTITLE_CONFIG";
+  else
+    path = ENTITLE_CONFIG_FILE, by = NULL;
   cfg->path = strdup (path);
-  cfg->defaults = empty_list ();
-  cfg->grant = empty_list ();
-  cfg->require = empty_list ();
+  entitle_config_reset (cfg);
+  if (file && *file == '\0')
+    return entitle_make_error (err, EINVAL, "`--entitle-config` needs a file name");
+  /* ENTITLE_CONFIG= : no admin config.  */
+  if (*path == '\0')
+    return 0;
   ret = entitle_file_read (path, ENTITLE_MAX_ADMIN_CONFIG_SIZE, &buf, &len, err);
   if (ret < 0 && (*err)->status == ENOENT)
     {
+      /* The default path may be absent, however it is named (entitle-hook
+         gets it as --config from configs written by older builds).  */
+      if (by && strcmp (path, ENTITLE_CONFIG_FILE) != 0)
+        {
+          entitle_error_release (err);
+          return entitle_make_error (err, ENOENT,
+                                     "admin config `%s` (named by %s) does not exist; ENTITLE_CONFIG= (set "
+                                     "and empty) means no admin config",
+                                     path, by);
+        }
       entitle_error_release (err);
       return 0;
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "admin config");
-  return entitle_config_parse (cfg, path, buf, len, err);
+  ret = entitle_config_parse (cfg, path, buf, len, err);
+  if (UNLIKELY (ret < 0))
+    entitle_config_reset (cfg);
+  return ret;
+}
+
+int
+entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+{
+  return entitle_config_load_file (cfg, NULL, err);
 }
 
 void

@@ -72,6 +72,7 @@ entitle_runtime_find (const struct entitle_config_s *cfg, char **path, entitle_e
   for (i = 0; i < sizeof (defaults) / sizeof (defaults[0]); i++)
     if ((*path = search_path (defaults[i], self)))
       return 0;
-  return entitle_make_error (err, ENOENT, "no runtime found: neither runc nor crun is on PATH (or set \"runtime\" in %s)",
-                             cfg->path);
+  return entitle_make_error (err, ENOENT,
+                             "no runtime found: neither runc nor crun is on PATH (or set \"runtime\" in %s)",
+                             entitle_config_name (cfg));
 }

@@ -291,3 +291,87 @@ STATE_FILTER='del(.pid, .created)'
   [ "$(step_value runc run out)" = ran ]
   compare_steps runc entitle
 }
+
+@test "passthrough: --entitle-config=FILE is the admin config, and never reaches the runtime" {
+  cfg="$BATS_TEST_TMPDIR/other.json"
+  echo '{"require": ["network.none"]}' >"$cfg"
+  probe_bundle "$BUNDLE" "socket inet"
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  n=0
+  for form in "--entitle-config=$cfg" "--entitle-config $cfg" "-entitle-config=$cfg"; do
+    n=$((n + 1))
+    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+    # shellcheck disable=SC2086 # the form is one or two words
+    run --separate-stderr "$ENTITLE" $form --root "$ROOT" run -b "$BUNDLE" "$CTID-$n"
+    if [ "$output" != "socket inet: EPERM" ]; then
+      printf 'with %s: status %s, output "%s", stderr:\n%s\n' "$form" "$status" "$output" "$stderr" >&2
+      false
+    fi
+  done
+  # Without it there is no admin config: nothing applies.
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  run --separate-stderr ent run -b "$BUNDLE" "$CTID"
+  [ "$output" = "socket inet: ok" ]
+  # Commands entitle passes through answer as runc does.
+  make_bundle "$BUNDLE"
+  create_started rnc "$BUNDLE" "$CTID"
+  step runc state rnc state "$CTID"
+  step runc list rnc list -q
+  step entitle state "$ENTITLE" --entitle-config="$cfg" --root "$ROOT" state "$CTID"
+  step entitle list "$ENTITLE" --root "$ROOT" --entitle-config "$cfg" list -q
+  [ "$(step_value entitle state rc)" = 0 ]
+  [ "$(step_value entitle list out)" = "$CTID" ]
+  compare_steps runc entitle
+}
+
+# default_config_path: the admin config entitle reads when neither
+# --entitle-config nor ENTITLE_CONFIG names one (configure
+# --with-config-file).
+default_config_path() {
+  sed -n 's/^#define ENTITLE_CONFIG_FILE "\(.*\)"$/\1/p' "${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}/config.h"
+}
+
+# with_default_config JSON COMMAND...: run COMMAND in a private mount
+# namespace where the default admin config holds JSON (an overlay on its
+# directory's parent: the host's file system is not touched).
+with_default_config() {
+  local json=$1 path dir over
+  shift
+  path=$(default_config_path)
+  dir=$(dirname "$path")
+  over=$dir
+  [ -d "$dir" ] || over=$(dirname "$dir")
+  mkdir -p "$BATS_TEST_TMPDIR/upper" "$BATS_TEST_TMPDIR/work"
+  unshare --mount --propagation private -- /bin/sh -c '
+    set -e
+    mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" "$1"
+    mkdir -p "$4"
+    printf "%s\n" "$5" >"$6"
+    shift 6
+    exec "$@"' sh "$over" "$BATS_TEST_TMPDIR/upper" "$BATS_TEST_TMPDIR/work" "$dir" "$json" "$path" "$@"
+}
+
+@test "passthrough: ENTITLE_CONFIG= (set and empty) means no admin config, for entitle and its hook" {
+  [ -n "$(default_config_path)" ] || skip "no config.h in the build tree (set ENTITLE_BUILDDIR)"
+  # A default config that would show in the container: egress to one
+  # address only, so that a connection to loopback is refused (EPERM).
+  floor='{"require": ["network.egress=10.9.9.9/32:1"]}'
+  probe_bundle "$BUNDLE" "connect 127.0.0.1 9"
+  set_entitlements "$BUNDLE" network.user
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+
+  # Unset: the default path is read.
+  run --separate-stderr with_default_config "$floor" env -u ENTITLE_CONFIG \
+    "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID-1"
+  [ "$output" = "connect 127.0.0.1 9: EPERM" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = "network.egress=10.9.9.9/32:1,network.user" ]
+
+  # Set and empty: no admin config.  The hook (which the runtime runs with
+  # an empty environment) is told so too, and does not read the default.
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  run --separate-stderr with_default_config "$floor" env ENTITLE_CONFIG= \
+    "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID-2"
+  [ "$output" = "connect 127.0.0.1 9: ECONNREFUSED" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.user ]
+  [ "$(jq -c '[.hooks.createRuntime[0].args | index("--config") as $i | .[$i + 1]]' "$BUNDLE/config.json")" = '[""]' ]
+}

@@ -61,8 +61,8 @@ create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s
 }
 
 /* entitle-full: next to this program (the build tree), else installed.
-   It gets the command line as given: it takes entitle's own flags out
-   itself.  */
+   It gets the command line as given (it takes entitle's own flags out
+   itself) and the front's identity (lib/runtime.h).  */
 static int
 exec_full (char **argv, entitle_error_t *err)
 {
@@ -70,6 +70,7 @@ exec_full (char **argv, entitle_error_t *err)
   cleanup_free char *sibling = NULL;
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
 
+  entitle_runtime_export_front ();
   if (n > 0)
     {
       self[n] = '\0';
@@ -111,6 +112,9 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   const char *c = a->command;
   int ret;
 
+  ret = entitle_runtime_check_loop (err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (c == NULL && a->help)
     return exec_full (argv, err);
   ret = entitle_config_load_file (cfg, a->entitle_config, &cfg_err);
@@ -139,6 +143,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   if (cfg_err)
     entitle_log_warning (log, "%s; the runtime runs without it", cfg_err->msg);
   rt_argv[0] = runtime;
+  entitle_runtime_mark (runtime);
   fflush (stdout);
   execv (runtime, rt_argv);
   ret = entitle_make_error (err, errno, "exec `%s`: %s", runtime, strerror (errno));

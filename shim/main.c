@@ -86,6 +86,9 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   const struct command *c;
   int ret;
 
+  ret = entitle_runtime_check_loop (err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (s->args.command == NULL && s->args.help)
     {
       usage ();
@@ -109,6 +112,9 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   if (UNLIKELY (ret < 0))
     return ret;
   s->runtime = runtime;
+  /* Everything entitle-full runs from here on runs under the runtime's
+     mark, captures included.  */
+  entitle_runtime_mark (runtime);
   if (s->args.command == NULL && s->args.version)
     return shim_version (s, err);
   if (c)
@@ -126,6 +132,7 @@ main (int argc, char **argv)
   entitle_error_t err = NULL;
   int ret;
 
+  entitle_runtime_import_front ();
   /* The runtime never sees entitle's own flags.  */
   s.argc = entitle_args_take_own (argc, argv, &s.args);
   log.path = s.args.log;

@@ -292,6 +292,85 @@ STATE_FILTER='del(.pid, .created)'
   compare_steps runc entitle
 }
 
+# install_as_runc DIR HOW: DIR/runc is entitle, as docs/integration.md
+# offers it: HOW is "symlink" (to the build's entitle) or "copy" (with
+# entitle-full beside it, where a copied front looks for it).
+install_as_runc() {
+  local dir=$1 how=$2
+  mkdir -p "$dir"
+  case $how in
+    symlink) ln -s "$(realpath "$ENTITLE")" "$dir/runc" ;;
+    copy)
+      cp "$ENTITLE" "$dir/runc"
+      cp "$(dirname "$ENTITLE")/entitle-full" "$dir/entitle-full"
+      ;;
+  esac
+}
+
+# as_runc DIR ARG...: `runc ARG...` with DIR first on PATH, stopped after
+# 20 s (entitle and entitle-full once exec'd each other for ever).
+as_runc() {
+  local dir=$1
+  shift
+  PATH="$dir:$PATH" timeout 20 runc "$@"
+}
+
+@test "passthrough: installed as runc (symlink or copy), runc --version is entitle's, then the real runc's" {
+  expected=$("$RUNC_BIN" --version)
+  n=$(printf '%s\n' "$expected" | wc -l)
+  first=$("$ENTITLE" --version | head -n 1)
+  for how in symlink copy; do
+    install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
+    run_detached as_runc "$BATS_TEST_TMPDIR/$how" --version
+    if [ "$status" -ne 0 ]; then
+      printf 'as a %s, runc --version: status %s (124: killed, an exec loop)\n%s\n' "$how" "$status" "$stderr" >&2
+      false
+    fi
+    [ "${lines[0]}" = "$first" ]
+    [ "${lines[2]}" = "runtime: $RUNC_BIN" ]
+    [ "$(printf '%s\n' "$output" | tail -n "$n")" = "$expected" ]
+    [ "${#lines[@]}" -eq $((n + 3)) ]
+  done
+}
+
+@test "passthrough: installed as runc (symlink or copy), runc features is the real runc's, with entitle's facts" {
+  runc_features=$("$RUNC_BIN" features | jq -S 'del(.annotations)')
+  version=$("$ENTITLE" features | jq -r '.annotations["io.entitle.version"]')
+  [ -n "$version" ] && [ "$version" != null ]
+  for how in symlink copy; do
+    install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
+    run_detached as_runc "$BATS_TEST_TMPDIR/$how" features
+    [ "$status" -eq 0 ]
+    [ "$(jq -S 'del(.annotations)' <<<"$output")" = "$runc_features" ]
+    [ "$(jq -r '.annotations["io.entitle.version"]' <<<"$output")" = "$version" ]
+  done
+}
+
+@test "network.none: installed as runc (symlink or copy), runc run confines the container, and state, kill and delete reach the real runc" {
+  probe_bundle "$BUNDLE" "socket inet" "socket unix"
+  set_entitlements "$BUNDLE" network.none
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  for how in symlink copy; do
+    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+    install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
+    run_detached as_runc "$BATS_TEST_TMPDIR/$how" --root "$ROOT" run -b "$BUNDLE" "$CTID-$how"
+    [ "$status" -eq 0 ]
+    expect_lines "socket inet: EPERM" "socket unix: ok"
+    [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.none ]
+  done
+  # The lifecycle of a detached container, through the same runc.
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  dir="$BATS_TEST_TMPDIR/symlink"
+  as_runc "$dir" --root "$ROOT" create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  [ "$(as_runc "$dir" --root "$ROOT" state "$CTID" | jq -r .status)" = created ]
+  as_runc "$dir" --root "$ROOT" kill "$CTID" KILL
+  wait_status rnc "$CTID" stopped
+  as_runc "$dir" --root "$ROOT" delete "$CTID"
+  run rnc state "$CTID"
+  [ "$status" -ne 0 ]
+}
+
 @test "passthrough: --entitle-config=FILE is the admin config, and never reaches the runtime" {
   cfg="$BATS_TEST_TMPDIR/other.json"
   echo '{"require": ["network.none"]}' >"$cfg"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "admin-config.h"
 #include "file.h"
 #include "json.h"
@@ -19,13 +20,48 @@ entitle_config_path (void)
   return p ? p : ENTITLE_CONFIG_FILE;
 }
 
+/* The build tree's hook, when this program runs from a build tree: it is
+   shim/entitle-full (or shim/entitle) there, and the hook is
+   oci-hooks/entitle-hook beside shim/.  NULL otherwise.  */
+static const char *
+build_tree_hook (void)
+{
+  static char path[PATH_MAX + sizeof ("/oci-hooks/entitle-hook")];
+  static int done;
+  char self[PATH_MAX], *slash;
+  ssize_t n;
+
+  if (done)
+    return *path ? path : NULL;
+  done = 1;
+  n = readlink ("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return NULL;
+  self[n] = '\0';
+  slash = strrchr (self, '/');
+  if (slash == NULL)
+    return NULL;
+  *slash = '\0';
+  slash = strrchr (self, '/');
+  if (slash == NULL || strcmp (slash + 1, "shim") != 0)
+    return NULL;
+  *slash = '\0';
+  snprintf (path, sizeof path, "%s/oci-hooks/entitle-hook", self);
+  if (access (path, X_OK) < 0)
+    *path = '\0';
+  return *path ? path : NULL;
+}
+
 const char *
 entitle_config_hook (const struct entitle_config_s *cfg)
 {
   const char *p = getenv ("ENTITLE_HOOK");
   if (p && *p)
     return p;
-  return cfg->hook ? cfg->hook : PKGLIBEXECDIR "/entitle-hook";
+  if (cfg->hook)
+    return cfg->hook;
+  p = build_tree_hook ();
+  return p ? p : PKGLIBEXECDIR "/entitle-hook";
 }
 
 const char *

@@ -24,7 +24,8 @@ struct entitle_config_s
 };
 
 /** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
-    the installed one.  */
+    the build tree's when the running program is in one (shim/entitle-full
+    next to oci-hooks/entitle-hook), else the installed one.  */
 const char *entitle_config_hook (const struct entitle_config_s *cfg);
 
 /** The `--config` value that makes entitle-hook load the config @cfg was

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "admin-config.h"
 #include "file.h"
 #include "json.h"
@@ -14,7 +17,39 @@ const char *
 entitle_config_path (void)
 {
   const char *p = getenv ("ENTITLE_CONFIG");
-  return p && *p ? p : ENTITLE_CONFIG_FILE;
+  return p ? p : ENTITLE_CONFIG_FILE;
+}
+
+/* The build tree's hook, when this program runs from a build tree: it is
+   shim/entitle-full (or shim/entitle) there, and the hook is
+   oci-hooks/entitle-hook beside shim/.  NULL otherwise.  */
+static const char *
+build_tree_hook (void)
+{
+  static char path[PATH_MAX + sizeof ("/oci-hooks/entitle-hook")];
+  static int done;
+  char self[PATH_MAX], *slash;
+  ssize_t n;
+
+  if (done)
+    return *path ? path : NULL;
+  done = 1;
+  n = readlink ("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return NULL;
+  self[n] = '\0';
+  slash = strrchr (self, '/');
+  if (slash == NULL)
+    return NULL;
+  *slash = '\0';
+  slash = strrchr (self, '/');
+  if (slash == NULL || strcmp (slash + 1, "shim") != 0)
+    return NULL;
+  *slash = '\0';
+  snprintf (path, sizeof path, "%s/oci-hooks/entitle-hook", self);
+  if (access (path, X_OK) < 0)
+    *path = '\0';
+  return *path ? path : NULL;
 }
 
 const char *
@@ -23,7 +58,46 @@ entitle_config_hook (const struct entitle_config_s *cfg)
   const char *p = getenv ("ENTITLE_HOOK");
   if (p && *p)
     return p;
-  return cfg->hook ? cfg->hook : PKGLIBEXECDIR "/entitle-hook";
+  if (cfg->hook)
+    return cfg->hook;
+  p = build_tree_hook ();
+  return p ? p : PKGLIBEXECDIR "/entitle-hook";
+}
+
+const char *
+entitle_config_arg (const struct entitle_config_s *cfg)
+{
+  return cfg->present && cfg->path ? cfg->path : "";
+}
+
+const char *
+entitle_config_name (const struct entitle_config_s *cfg)
+{
+  return cfg->path && *cfg->path ? cfg->path : "an admin config";
+}
+
+char *
+entitle_config_grant_hint (const struct entitle_config_s *cfg, const char *name)
+{
+  char *hint;
+  int n;
+
+  if (cfg->present)
+    n = asprintf (&hint, "not granted by %s", cfg->path);
+  else if (cfg->path && *cfg->path)
+    n = asprintf (&hint,
+                  "not granted by an admin config: there is none at %s (to grant it, an admin writes "
+                  "{\"grant\": [\"%.1024s\"]} there; see entitle.json(5))",
+                  cfg->path, name);
+  else
+    n = asprintf (&hint,
+                  "not granted by an admin config: there is none (ENTITLE_CONFIG is set and empty; to "
+                  "grant it, an admin names a file holding {\"grant\": [\"%.1024s\"]} in "
+                  "ENTITLE_CONFIG or --entitle-config; see entitle.json(5))",
+                  name);
+  if (n < 0)
+    abort ();
+  return hint;
 }
 
 static char **
@@ -141,28 +215,69 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
   return 0;
 }
 
+void
+entitle_config_reset (struct entitle_config_s *cfg)
+{
+  char *path = cfg->path;
+
+  cfg->path = NULL;
+  entitle_config_free (cfg);
+  cfg->path = path ? path : strdup ("");
+  cfg->defaults = empty_list ();
+  cfg->grant = empty_list ();
+  cfg->require = empty_list ();
+}
+
 int
-entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err)
 {
   cleanup_free char *buf = NULL;
-  const char *path = entitle_config_path ();
+  const char *env = getenv ("ENTITLE_CONFIG"), *path, *by;
   size_t len;
   int ret;
 
   memset (cfg, 0, sizeof (*cfg));
+  if (file)
+    path = file, by = "--entitle-config";
+  else if (env)
+    path = env, by = "ENTITLE_CONFIG";
+  else
+    path = ENTITLE_CONFIG_FILE, by = NULL;
   cfg->path = strdup (path);
-  cfg->defaults = empty_list ();
-  cfg->grant = empty_list ();
-  cfg->require = empty_list ();
+  entitle_config_reset (cfg);
+  if (file && *file == '\0')
+    return entitle_make_error (err, EINVAL, "`--entitle-config` needs a file name");
+  /* ENTITLE_CONFIG= : no admin config.  */
+  if (*path == '\0')
+    return 0;
   ret = entitle_file_read (path, ENTITLE_MAX_ADMIN_CONFIG_SIZE, &buf, &len, err);
   if (ret < 0 && (*err)->status == ENOENT)
     {
+      /* The default path may be absent, however it is named (entitle-hook
+         gets it as --config from configs written by older builds).  */
+      if (by && strcmp (path, ENTITLE_CONFIG_FILE) != 0)
+        {
+          entitle_error_release (err);
+          return entitle_make_error (err, ENOENT,
+                                     "admin config `%s` (named by %s) does not exist; ENTITLE_CONFIG= (set "
+                                     "and empty) means no admin config",
+                                     path, by);
+        }
       entitle_error_release (err);
       return 0;
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "admin config");
-  return entitle_config_parse (cfg, path, buf, len, err);
+  ret = entitle_config_parse (cfg, path, buf, len, err);
+  if (UNLIKELY (ret < 0))
+    entitle_config_reset (cfg);
+  return ret;
+}
+
+int
+entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+{
+  return entitle_config_load_file (cfg, NULL, err);
 }
 
 void

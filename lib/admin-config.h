@@ -6,11 +6,13 @@
 #include <stddef.h>
 #include "error.h"
 
-/* The admin's configuration, /etc/entitle/entitle.json (DESIGN §2).  */
+/* The admin's configuration (DESIGN §2, §7): the file named by
+   --entitle-config, else by $ENTITLE_CONFIG, else /etc/entitle/entitle.json.  */
 struct entitle_config_s
 {
-  char *path;      /**< where it was looked for */
-  bool present;    /**< false: no file, nothing widening is granted */
+  char *path;      /**< where it was looked for; "" when ENTITLE_CONFIG= (set
+                        and empty) says there is none */
+  bool present;    /**< false: no admin config, nothing widening is granted */
   char *runtime;   /**< wrapped runtime, or NULL */
   char **defaults; /**< NULL-terminated lists, never NULL */
   char **grant;
@@ -22,8 +24,24 @@ struct entitle_config_s
 };
 
 /** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
-    the installed one.  */
+    the build tree's when the running program is in one (shim/entitle-full
+    next to oci-hooks/entitle-hook), else the installed one.  */
 const char *entitle_config_hook (const struct entitle_config_s *cfg);
+
+/** The `--config` value that makes entitle-hook load the config @cfg was
+    loaded from: its path, or "" (no admin config) when there was none.  */
+const char *entitle_config_arg (const struct entitle_config_s *cfg);
+
+/**
+ * The end of a refusal "entitlement "NAME" requested by the container is
+ * ...": "not granted by PATH", or, without an admin config, that there is
+ * none (at PATH) and how an admin grants @name (malloc'd).
+ */
+char *entitle_config_grant_hint (const struct entitle_config_s *cfg, const char *name);
+
+/** How messages name the admin config: its path, or "an admin config"
+    when ENTITLE_CONFIG= says there is none.  */
+const char *entitle_config_name (const struct entitle_config_s *cfg);
 
 /* A config.json entitle may have to rewrite names this; one that does not
    is passed through untouched unless the admin sets a policy.  */
@@ -36,14 +54,26 @@ entitle_config_sets_policy (const struct entitle_config_s *cfg)
   return cfg->defaults[0] || cfg->require[0];
 }
 
-/** The config path: $ENTITLE_CONFIG, else the built-in default. */
+/** The config path from the environment: $ENTITLE_CONFIG when set ("":
+    no admin config), else the built-in default. */
 const char *entitle_config_path (void);
 
 /**
- * Load the admin config.  A missing file is not an error (present = false);
- * a malformed one, an unknown key or a wrong type is.
+ * Load the admin config: @file (the --entitle-config flag) if not NULL,
+ * else $ENTITLE_CONFIG, else the built-in default.  ENTITLE_CONFIG= (set
+ * and empty) means no admin config (present = false, path "").  A missing
+ * file is no error at the default path (present = false); a file named
+ * otherwise that does not exist is an error, as are a malformed one, an
+ * unknown key and a wrong type.  Whatever happens, @cfg is a valid config
+ * afterwards (with no admin config when loading failed).
  */
+int entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err);
+
+/** entitle_config_load_file without a flag.  */
 int entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err);
+
+/** Make @cfg "no admin config" (the lists empty, present false).  */
+void entitle_config_reset (struct entitle_config_s *cfg);
 
 /** Parse @len bytes of admin config JSON read from @path. */
 int entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf,

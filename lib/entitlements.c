@@ -8,7 +8,7 @@
 #include "values.h"
 #include "utils.h"
 
-/* A value is one comma-free token: CIDRs, ports, paths.  */
+/* A value is one token without commas or whitespace: CIDRs, ports, paths.  */
 #define MAX_ENTITLEMENT_LEN 1024
 /* Items in one list: far more than any container needs, few enough that
    a hostile list of a mebibyte is refused at once rather than sorted,
@@ -172,31 +172,70 @@ add_checked (struct entitle_set_s *set, struct entitle_request_s *req, const cha
   return ret;
 }
 
-int
-entitle_parse_list (const char *list, const char *source, struct entitle_set_s *set,
-                    entitle_error_t *err)
+/* DESIGN §7: commas and whitespace both separate entitlements (Podman's
+   --annotation splits its value on commas, so "a b" must work too).  */
+static bool
+is_space (char c)
 {
-  const char *p = list;
-  size_t items = 1;
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
 
-  for (p = list; (p = strchr (p, ',')) != NULL; p++)
-    items++;
-  if (items > MAX_ENTITLEMENT_ITEMS)
-    return entitle_make_error (err, E2BIG, "%s: %zu entitlements, more than %d", source, items,
-                               MAX_ENTITLEMENT_ITEMS);
-  for (p = list;;)
+/* The entitlements in @list: runs of characters that are neither commas
+   nor whitespace.  */
+static size_t
+count_items (const char *list)
+{
+  size_t n = 0;
+  bool in = false;
+
+  for (; *list; list++)
     {
-      const char *end = strchr (p, ',');
-      size_t len = end ? (size_t)(end - p) : strlen (p);
-      struct entitle_request_s req;
-      int ret;
+      bool sep = *list == ',' || is_space (*list);
+      n += !sep && !in;
+      in = !sep;
+    }
+  return n;
+}
 
-      /* Spaces after commas are a common way to write a list.  */
-      while (len > 0 && (*p == ' ' || *p == '\t'))
-        p++, len--;
-      while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-        len--;
-      if (len == 0 && !(end == NULL && p == list))
+/* Parse the entitlements of @list into @set.  Between two commas (or a
+   comma and an end) there must be at least one; with @may_be_empty, a
+   list without commas may hold none.  */
+static int
+parse_items (const char *list, bool may_be_empty, const char *source, struct entitle_set_s *set,
+             entitle_error_t *err)
+{
+  bool commas = strchr (list, ',') != NULL;
+  const char *part = list;
+
+  for (;;)
+    {
+      const char *end = strchr (part, ',');
+      const char *stop = end ? end : part + strlen (part);
+      const char *p = part;
+      size_t n = 0;
+
+      for (;;)
+        {
+          struct entitle_request_s req;
+          const char *q;
+          int ret;
+
+          while (p < stop && is_space (*p))
+            p++;
+          if (p == stop)
+            break;
+          for (q = p; q < stop && !is_space (*q); q++)
+            ;
+          ret = entitle_parse_one (p, (size_t)(q - p), &req, err);
+          if (UNLIKELY (ret < 0))
+            return entitle_error_wrap (err, "%s", source);
+          ret = add_checked (set, &req, source, err);
+          if (UNLIKELY (ret < 0))
+            return ret;
+          n++;
+          p = q;
+        }
+      if (n == 0 && (commas || !may_be_empty))
         {
           /* The list may be long: show its start.  */
           size_t llen = strlen (list);
@@ -204,39 +243,40 @@ entitle_parse_list (const char *list, const char *source, struct entitle_set_s *
           return entitle_make_error (err, EINVAL, "empty entitlement in %s `%s%s`", source, l,
                                      llen > 128 ? "..." : "");
         }
-      if (len > 0)
-        {
-          ret = entitle_parse_one (p, len, &req, err);
-          if (UNLIKELY (ret < 0))
-            return entitle_error_wrap (err, "%s", source);
-          ret = add_checked (set, &req, source, err);
-          if (UNLIKELY (ret < 0))
-            return ret;
-        }
       if (end == NULL)
         return 0;
-      p = end + 1;
+      part = end + 1;
     }
+}
+
+int
+entitle_parse_list (const char *list, const char *source, struct entitle_set_s *set,
+                    entitle_error_t *err)
+{
+  size_t items = count_items (list);
+
+  if (items > MAX_ENTITLEMENT_ITEMS)
+    return entitle_make_error (err, E2BIG, "%s: %zu entitlements, more than %d", source, items,
+                               MAX_ENTITLEMENT_ITEMS);
+  /* An empty annotation asks for nothing.  */
+  return parse_items (list, true, source, set, err);
 }
 
 int
 entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s *set,
                     entitle_error_t *err)
 {
+  char *const *l;
   size_t items = 0;
 
-  while (list[items])
-    items++;
+  for (l = list; *l; l++)
+    items += count_items (*l);
   if (items > MAX_ENTITLEMENT_ITEMS)
     return entitle_make_error (err, E2BIG, "%s: %zu entitlements, more than %d", source, items,
                                MAX_ENTITLEMENT_ITEMS);
-  for (; *list; list++)
+  for (l = list; *l; l++)
     {
-      struct entitle_request_s req;
-      int ret = entitle_parse_one (*list, strlen (*list), &req, err);
-      if (UNLIKELY (ret < 0))
-        return entitle_error_wrap (err, "%s", source);
-      ret = add_checked (set, &req, source, err);
+      int ret = parse_items (*l, false, source, set, err);
       if (UNLIKELY (ret < 0))
         return ret;
     }

@@ -19,38 +19,35 @@ entitle_needs_bpf (const struct entitle_set_s *set)
   return false;
 }
 
-static bool
-has_hook (const json_t *list, const char *path, const char *stage)
+/* entitle's own hook of @stage in @list, as add_hook writes it (a hooks.d
+   entry, args ["entitle-hook"] alone, is the admin's: left as it is).  */
+static json_t *
+own_hook (const json_t *list, const char *stage)
 {
   size_t i;
   for (i = 0; list && list->type == JSON_ARRAY && i < list->n; i++)
     {
-      const char *p = json_string (json_get (list->items[i], "path"));
       const json_t *args = json_get (list->items[i], "args");
-      const char *s = args && args->type == JSON_ARRAY && args->n > 1 ? json_string (args->items[1]) : NULL;
-      if (p && s && strcmp (p, path) == 0 && strcmp (s, stage) == 0)
-        return true;
+      const char *a0 = args && args->type == JSON_ARRAY && args->n > 1 ? json_string (args->items[0]) : NULL;
+      const char *a1 = a0 ? json_string (args->items[1]) : NULL;
+      if (a0 && a1 && strcmp (a0, "entitle-hook") == 0 && strcmp (a1, stage) == 0)
+        return list->items[i];
     }
-  return false;
+  return NULL;
 }
 
-static void
-add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
+static json_t *
+hook_args (struct entitle_ctx_s *ctx, const char *stage)
 {
-  const char *path = entitle_config_hook (ctx->config);
-  json_t *list = json_get_or_add (hooks, stage, JSON_ARRAY);
-  json_t *hook, *args;
+  json_t *args = json_new (JSON_ARRAY);
 
-  if (has_hook (list, path, stage))
-    return;
-  hook = json_new (JSON_OBJECT);
-  args = json_new (JSON_ARRAY);
   json_push (args, json_new_string ("entitle-hook"));
   json_push (args, json_new_string (stage));
   json_push (args, json_new_string ("--root"));
   json_push (args, json_new_string (ctx->root ? ctx->root : ""));
+  /* "" is no admin config (ENTITLE_CONFIG=), for the hook as for the shim.  */
   json_push (args, json_new_string ("--config"));
-  json_push (args, json_new_string (ctx->config->path ? ctx->config->path : entitle_config_path ()));
+  json_push (args, json_new_string (entitle_config_arg (ctx->config)));
   /* crun keeps a hook's stderr to itself: the runtime's log file is where
      the engine looks.  */
   if (ctx->log && ctx->log->path)
@@ -60,9 +57,24 @@ add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
       json_push (args, json_new_string ("--log-format"));
       json_push (args, json_new_string (ctx->log->json ? "json" : "text"));
     }
-  json_set (hook, "path", json_new_string (path));
-  json_set (hook, "args", args);
-  json_push (list, hook);
+  return args;
+}
+
+/* Written anew each time (a bundle compiled again gets this call's hook,
+   config and log), in place, so that the same call gives the same bytes.  */
+static void
+add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
+{
+  json_t *list = json_get_or_add (hooks, stage, JSON_ARRAY);
+  json_t *hook = own_hook (list, stage);
+
+  if (hook == NULL)
+    {
+      hook = json_new (JSON_OBJECT);
+      json_push (list, hook);
+    }
+  json_set (hook, "path", json_new_string (entitle_config_hook (ctx->config)));
+  json_set (hook, "args", hook_args (ctx, stage));
 }
 
 int

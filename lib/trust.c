@@ -301,8 +301,8 @@ check_grants (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
       if (widens)
         {
           cleanup_free char *name = entitle_request_format (req);
-          return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container is not granted by %s",
-                                     name, ctx->config->path);
+          cleanup_free char *hint = entitle_config_grant_hint (ctx->config, name);
+          return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container is %s", name, hint);
         }
     }
   return 0;

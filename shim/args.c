@@ -8,7 +8,7 @@
 
 /* Flags that take a value; every other flag is a boolean.  */
 static const char *const global_values[] = { "root", "log", "log-format", "rootless", "criu",
-                                             "cgroup-manager", "log-level", NULL };
+                                             "cgroup-manager", "log-level", "entitle-config", NULL };
 
 static const char *const create_values[] = { "bundle", "b", "console-socket", "pidfd-socket",
                                              "pid-file", "preserve-fds", "config", "f", NULL };
@@ -165,6 +165,9 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
             a->help = true;
           else if (is (name, len, "version", "v") || is (name, len, "V", NULL))
             a->version = true;
+          else if (is (name, len, "entitle-config", NULL))
+            /* Missing at the end: "" (the NUL of the flag), an error later.  */
+            a->entitle_config = value ? value : name + len;
           continue;
         }
       if (i >= argc)
@@ -178,6 +181,56 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
   for (k = 0; k < sizeof (commands) / sizeof (commands[0]); k++)
     if (strcmp (a->command, commands[k].name) == 0)
       parse_command (argc, argv, a->command_index + 1, &commands[k], a);
+}
+
+/* Is the global flag that starts at argv[i] (and ends at argv[*end - 1])
+   one of entitle's own?  */
+static bool
+own_flag (int argc, char *const *argv, int i, int *end)
+{
+  const char *name, *value;
+  size_t len;
+  bool missing = false;
+  int j = i;
+
+  if (!take_flag (argc, argv, &j, global_values, &name, &len, &value, &missing))
+    return false;
+  *end = j + 1;
+  return is (name, len, "entitle-config", NULL);
+}
+
+int
+entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a)
+{
+  const char *config;
+  int i, end, out;
+
+  entitle_args_parse (argc, argv, a);
+  config = a->entitle_config;
+  if (config == NULL)
+    return argc;
+  /* The global flags are those before the command (all of argv without
+     one); `--` ends them.  */
+  end = a->command_index < 0 ? argc : a->command_index;
+  for (i = 1, out = 1; i < end;)
+    {
+      int next = i + 1;
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (own_flag (argc, argv, i, &next))
+        {
+          i = next;
+          continue;
+        }
+      while (i < next)
+        argv[out++] = argv[i++];
+    }
+  while (i < argc)
+    argv[out++] = argv[i++];
+  argv[out] = NULL;
+  entitle_args_parse (out, argv, a);
+  a->entitle_config = config;
+  return out;
 }
 
 char *

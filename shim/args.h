@@ -7,7 +7,8 @@
 /* What entitle needs from a runc/crun command line, parsed as runc does:
    global flags before the command, `--flag=value` and `--flag value`, one
    or two dashes, `--` ends the flags, and exec and ps stop at their first
-   positional argument.  argv itself is never changed.  */
+   positional argument.  entitle_args_parse never changes argv;
+   entitle_args_take_own removes entitle's own global flags from it.  */
 #define ENTITLE_ARGS_MAX_CAPS 64
 
 struct entitle_args_s
@@ -20,6 +21,9 @@ struct entitle_args_s
   bool debug;
   bool help;
   bool version;
+  /** --entitle-config FILE: entitle's own flag, never the runtime's ("" when
+      its value is missing or empty), or NULL */
+  const char *entitle_config;
 
   int command_index; /**< argv index of the command, or -1 */
   const char *command;
@@ -43,5 +47,14 @@ char *entitle_args_config_path (const struct entitle_args_s *a);
 
 /** Parse @argv (argc entries).  Never fails: what runc would reject, runc will. */
 void entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a);
+
+/**
+ * Parse @argv, then remove entitle's own global flags (--entitle-config,
+ * DESIGN §7) from it in place, so that the runtime never sees them, and
+ * parse what is left into @a; the values of the removed flags are kept
+ * (they point into the strings, which do not move).  argv[new argc] is
+ * set to NULL.  Returns the new argc.
+ */
+int entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a);
 
 #endif

@@ -60,7 +60,9 @@ create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s
   return admin || memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) != NULL;
 }
 
-/* entitle-full: next to this program (the build tree), else installed.  */
+/* entitle-full: next to this program (the build tree), else installed.
+   It gets the command line as given (it takes entitle's own flags out
+   itself) and the front's identity (lib/runtime.h).  */
 static int
 exec_full (char **argv, entitle_error_t *err)
 {
@@ -68,6 +70,7 @@ exec_full (char **argv, entitle_error_t *err)
   cleanup_free char *sibling = NULL;
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
 
+  entitle_runtime_export_front ();
   if (n > 0)
     {
       self[n] = '\0';
@@ -88,35 +91,65 @@ exec_full (char **argv, entitle_error_t *err)
   return entitle_make_error (err, errno, "exec `%s`: %s", PKGLIBEXECDIR "/" FULL_NAME, strerror (errno));
 }
 
+/* The commands that apply policy, and entitle's own, which read the admin
+   config for it: they fail on a bad one.  Every other command reaches the
+   runtime regardless (DESIGN §7: containers are never stranded).  */
+static bool
+needs_config (const char *c)
+{
+  return is (c, "create") || is (c, "run") || is (c, "restore") || is (c, "exec") || is (c, "compile")
+         || is (c, "explain") || is (c, "probe");
+}
+
+/* @argv is the command line as given, for entitle-full; @rt_argv the same
+   without entitle's own flags, for the runtime.  */
 static int
-front (char **argv, const struct entitle_args_s *a, struct entitle_config_s *cfg, entitle_error_t *err)
+front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entitle_config_s *cfg,
+       const struct entitle_log_s *log, entitle_error_t *err)
 {
   cleanup_free char *runtime = NULL;
+  entitle_error_t cfg_err = NULL;
   const char *c = a->command;
   int ret;
 
-  if (c == NULL && a->help)
-    return exec_full (argv, err);
-  ret = entitle_config_load (cfg, err);
+  ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
+  if (c == NULL && a->help)
+    return exec_full (argv, err);
+  ret = entitle_config_load_file (cfg, a->entitle_config, &cfg_err);
+  if (UNLIKELY (ret < 0) && needs_config (c))
+    {
+      *err = cfg_err;
+      return ret;
+    }
   if (is (c, "compile") || is (c, "explain") || is (c, "probe"))
     return exec_full (argv, err);
   ret = entitle_runtime_find (cfg, &runtime, err);
   if (UNLIKELY (ret < 0))
-    return ret;
+    goto out;
+  /* entitle-full says the same about a bad admin config.  */
   if ((c == NULL && a->version) || is (c, "version") || is (c, "features"))
-    return exec_full (argv, err);
+    {
+      entitle_error_release (&cfg_err);
+      return exec_full (argv, err);
+    }
   /* exec: the process-level effects of --process and --cap, or the cgroup
      entitle-hook made where no cgroup is managed (shim/exec.c).  */
   if (is (c, "exec") && (a->process || a->n_caps || (a->no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0)))
     return exec_full (argv, err);
   if ((is (c, "create") || is (c, "run") || is (c, "restore")) && create_needs_full (a, cfg))
     return exec_full (argv, err);
-  argv[0] = runtime;
+  if (cfg_err)
+    entitle_log_warning (log, "%s; the runtime runs without it", cfg_err->msg);
+  rt_argv[0] = runtime;
+  entitle_runtime_mark (runtime);
   fflush (stdout);
-  execv (runtime, argv);
-  return entitle_make_error (err, errno, "exec `%s`: %s", runtime, strerror (errno));
+  execv (runtime, rt_argv);
+  ret = entitle_make_error (err, errno, "exec `%s`: %s", runtime, strerror (errno));
+out:
+  entitle_error_release (&cfg_err);
+  return ret;
 }
 
 int
@@ -126,16 +159,22 @@ main (int argc, char **argv)
   struct entitle_log_s log = { 0 };
   struct entitle_args_s a;
   entitle_error_t err = NULL;
+  /* The runtime's command line: entitle's own flags taken out.  */
+  char **rt_argv = calloc (argc + 1, sizeof (char *));
 
-  entitle_args_parse (argc, argv, &a);
+  if (rt_argv == NULL)
+    abort ();
+  memcpy (rt_argv, argv, argc * sizeof (char *));
+  entitle_args_take_own (argc, rt_argv, &a);
   log.path = a.log;
   log.json = a.log_format && strcmp (a.log_format, "json") == 0;
   log.debug = a.debug;
-  if (front (argv, &a, &cfg, &err) < 0)
+  if (front (argv, rt_argv, &a, &cfg, &log, &err) < 0)
     {
       entitle_log_error (&log, "%s", err->msg);
       entitle_error_release (&err);
     }
   entitle_config_free (&cfg);
+  free (rt_argv);
   return EXIT_FAILURE;
 }

@@ -15,17 +15,18 @@ static const struct command
 {
   const char *name;
   int (*run) (struct shim_s *, entitle_error_t *);
-  bool own; /* entitle's debug commands: no runtime needed */
+  bool own;    /* entitle's debug commands: no runtime needed */
+  bool policy; /* applies or computes policy: a bad admin config is an error */
 } commands[] = {
-  { "create", shim_create, false },
-  { "run", shim_create, false },
-  { "restore", shim_create, false },
-  { "exec", shim_exec, false },
-  { "features", shim_features, false },
-  { "compile", shim_compile, true },
-  { "explain", shim_explain, true },
-  { "probe", shim_probe_command, true },
-  { "version", shim_version, false },
+  { "create", shim_create, false, true },
+  { "run", shim_create, false, true },
+  { "restore", shim_create, false, true },
+  { "exec", shim_exec, false, true },
+  { "features", shim_features, false, false },
+  { "compile", shim_compile, true, true },
+  { "explain", shim_explain, true, true },
+  { "probe", shim_probe_command, true, true },
+  { "version", shim_version, false, false },
 };
 
 static void
@@ -50,8 +51,9 @@ usage (void)
           "  version                entitle's version and the runtime's\n"
           "Every other command and flag is the wrapped runtime's.\n"
           "\n"
-          "Entitlements: annotation io.entitle.entitlements; admin config %s\n"
-          "(or $ENTITLE_CONFIG).  See entitle(8), entitlements(7), entitle.json(5).\n",
+          "Entitlements: annotation io.entitle.entitlements; admin config\n"
+          "--entitle-config=FILE, else $ENTITLE_CONFIG (set and empty: none), else\n"
+          "%s.  See entitle(8), entitlements(7), entitle.json(5).\n",
           ENTITLE_CONFIG_FILE);
 }
 
@@ -84,21 +86,35 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   const struct command *c;
   int ret;
 
+  ret = entitle_runtime_check_loop (err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (s->args.command == NULL && s->args.help)
     {
       usage ();
       exit (EXIT_SUCCESS);
     }
-  ret = entitle_config_load (cfg, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
   c = find_command (s->args.command);
+  ret = entitle_config_load_file (cfg, s->args.entitle_config, err);
+  if (UNLIKELY (ret < 0))
+    {
+      /* Commands that apply no policy reach the runtime regardless, found
+         as with no admin config (DESIGN §7: containers are never
+         stranded).  */
+      if (c && c->policy)
+        return ret;
+      entitle_log_warning (s->ctx->log, "%s; the runtime runs without it", (*err)->msg);
+      entitle_error_release (err);
+    }
   if (c && c->own)
     return c->run (s, err);
   ret = entitle_runtime_find (cfg, &runtime, err);
   if (UNLIKELY (ret < 0))
     return ret;
   s->runtime = runtime;
+  /* Everything entitle-full runs from here on runs under the runtime's
+     mark, captures included.  */
+  entitle_runtime_mark (runtime);
   if (s->args.command == NULL && s->args.version)
     return shim_version (s, err);
   if (c)
@@ -116,7 +132,9 @@ main (int argc, char **argv)
   entitle_error_t err = NULL;
   int ret;
 
-  entitle_args_parse (argc, argv, &s.args);
+  entitle_runtime_import_front ();
+  /* The runtime never sees entitle's own flags.  */
+  s.argc = entitle_args_take_own (argc, argv, &s.args);
   log.path = s.args.log;
   log.json = s.args.log_format && strcmp (s.args.log_format, "json") == 0;
   log.debug = s.args.debug;

@@ -200,3 +200,55 @@ bad_bundle() {
     refused "$ENTITLE_CONFIG"
   done
 }
+
+@test "badinput: an admin config named by ENTITLE_CONFIG or --entitle-config that does not exist is refused" {
+  # DESIGN §7: only the default path may be absent; a named file that is
+  # not there is a mistake, not "no admin config".
+  missing="$BATS_TEST_TMPDIR/no-such.json"
+  for ents in network.none ""; do
+    make_bundle "$BUNDLE"
+    [ -z "$ents" ] || set_entitlements "$BUNDLE" "$ents"
+    snapshot
+    ENTITLE_CONFIG=$missing run_detached ent create -b "$BUNDLE" "$CTID"
+    refused "$missing" "named by ENTITLE_CONFIG" "does not exist"
+    run_detached "$ENTITLE" --entitle-config="$missing" --root "$ROOT" create -b "$BUNDLE" "$CTID"
+    refused "$missing" "named by --entitle-config" "does not exist"
+  done
+  run_detached "$ENTITLE" --entitle-config= --root "$ROOT" create -b "$BUNDLE" "$CTID"
+  refused "--entitle-config" "needs a file name"
+}
+
+@test "badinput: a malformed or missing admin config strands no container: state, kill and delete reach runc, with a warning" {
+  make_bundle "$BUNDLE"
+  create_started ent "$BUNDLE" "$CTID"
+  expected=$(rnc state "$CTID" | jq -S .)
+  missing="$BATS_TEST_TMPDIR/no-such.json"
+  write_entitle_config '{"require": ["network.none"],'
+  for cfg in "$ENTITLE_CONFIG" "$missing"; do
+    export ENTITLE_CONFIG=$cfg
+    for c in "state $CTID" "list -q" "ps $CTID" "--version"; do
+      # shellcheck disable=SC2086 # the command and its arguments
+      run_detached ent $c
+      if [ "$status" -ne 0 ] || [ "${#stderr_lines[@]}" -ne 1 ] ||
+        [[ "${stderr_lines[0]}" != "entitle: warning: "*"$cfg"*"the runtime runs without it" ]]; then
+        printf '%s with %s: status %s, stderr:\n%s\n' "$c" "$cfg" "$status" "$stderr" >&2
+        false
+      fi
+    done
+    [ "$(ent state "$CTID" 2>/dev/null | jq -S .)" = "$expected" ]
+    [ "$(ent list -q 2>/dev/null)" = "$CTID" ]
+    # What applies policy refuses, naming the config.
+    run_detached ent exec "$CTID" /bin/true
+    one_error_line
+    [[ "$stderr" == *"$cfg"* ]]
+  done
+  export ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json"
+  run_detached ent kill "$CTID" KILL
+  [ "$status" -eq 0 ]
+  wait_status rnc "$CTID" stopped
+  run_detached ent delete "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == "entitle: warning: "* ]]
+  run rnc state "$CTID"
+  [ "$status" -ne 0 ]
+}

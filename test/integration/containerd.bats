@@ -106,10 +106,15 @@ disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.b
 [metrics]
   address = ""
 EOF
+  # entitle installed as `runc` first on containerd's PATH (as
+  # docs/integration.md offers): what `ctr run` without --runc-binary runs.
+  mkdir "$CTRD_DIR/bin"
+  ln -s "$(realpath "$ENTITLE")" "$CTRD_DIR/bin/runc"
   # The shim and entitle inherit containerd's environment: entitle must
-  # not read the host's /etc/entitle/entitle.json.
-  ENTITLE_CONFIG="$CTRD_DIR/no-entitle.json" \
-    containerd --config "$CTRD_DIR/config.toml" >"$CTRD_DIR/containerd.log" 2>&1 &
+  # not read the host's /etc/entitle/entitle.json (ENTITLE_CONFIG= : none).
+  # Not bats' fd 3: a shim that a failed test leaves would hang the run.
+  PATH="$CTRD_DIR/bin:$PATH" ENTITLE_CONFIG= \
+    containerd --config "$CTRD_DIR/config.toml" >"$CTRD_DIR/containerd.log" 2>&1 3>&- &
   echo $! >"$CTRD_DIR/containerd.pid"
   for _ in $(seq 100); do
     ctr -a "$CTRD_DIR/containerd.sock" version >/dev/null 2>&1 && break
@@ -229,4 +234,25 @@ ctr_run() {
   ctr_run --annotation io.entitle.entitlements=network.admin -- /bin/true
   [ "$status" -ne 0 ]
   [[ "$stderr" == *'entitlement "network.admin" requested by the container is not granted by'* ]]
+}
+
+@test "network.none: through containerd with entitle installed as runc on its PATH, the container is confined" {
+  script='/probe socket inet; /probe socket unix'
+  # No --runc-binary: the shim runs the `runc` on containerd's PATH.  A
+  # bounded wait: entitle and entitle-full once exec'd each other for ever.
+  run --separate-stderr timeout 60 ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" run --rm \
+    --runc-root "$CTRD_DIR/runc" "$IMAGE" "$CTID" /bin/sh -c "$script"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = ok ]
+  [ "${lines[1]}" = ok ]
+
+  run --separate-stderr timeout 60 ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" run --rm \
+    --runc-root "$CTRD_DIR/runc" --annotation io.entitle.entitlements=network.none \
+    "$IMAGE" "$CTID" /bin/sh -c "$script"
+  if [ "$status" -ne 0 ]; then
+    echo "ctr run: status $status (124: killed, an exec loop): $stderr" >&2
+    false
+  fi
+  [ "${lines[0]}" = EPERM ]
+  [ "${lines[1]}" = ok ]
 }

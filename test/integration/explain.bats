@@ -10,7 +10,7 @@ load helpers
 
 setup() {
   require_entitle
-  export ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json"
+  export ENTITLE_CONFIG= # no admin config until write_entitle_config writes one
   BUNDLE="$BATS_TEST_TMPDIR/bundle"
   mkdir -p "$BUNDLE"
 }

@@ -7,9 +7,10 @@
 #   ENTITLE_PROBE  the static helper copied into the rootfs as /probe
 #
 # Every test gets:
-#   ENTITLE_CONFIG  $BATS_TEST_TMPDIR/entitle.json, which does not exist
-#                   until write_entitle_config writes it: the host's
-#                   /etc/entitle/entitle.json is never read
+#   ENTITLE_CONFIG  set and empty, which means no admin config (the host's
+#                   /etc/entitle/entitle.json is never read), until
+#                   write_entitle_config writes $BATS_TEST_TMPDIR/entitle.json
+#                   and points ENTITLE_CONFIG at it
 #   ROOT            a private runtime state dir (--root) for runc and
 #                   for entitle in front of runc
 #   CRUN_ROOT       the same for crun
@@ -58,7 +59,7 @@ teardown() {
 common_setup() {
   require_root
   require_entitle
-  export ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json"
+  export ENTITLE_CONFIG=
   ROOT="$BATS_TEST_TMPDIR/root"
   CRUN_ROOT="$BATS_TEST_TMPDIR/crun-root"
   BUNDLE="$BATS_TEST_TMPDIR/bundle"
@@ -279,8 +280,10 @@ set_entitlements() {
   edit_config "$1" '.annotations["io.entitle.entitlements"] = $list' --arg list "$2"
 }
 
-# write_entitle_config JSON: the admin configuration ENTITLE_CONFIG names.
+# write_entitle_config JSON: write the admin configuration, and point
+# ENTITLE_CONFIG at it.
 write_entitle_config() {
+  export ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json"
   printf '%s\n' "$1" >"$ENTITLE_CONFIG"
 }
 

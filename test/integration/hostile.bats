@@ -76,6 +76,7 @@ run_valid() {
   set_entitlements "$BATS_TEST_TMPDIR/src" network.none
   mkfifo "$BUNDLE/config.json"
   rm "$ENTITLE_CONFIG"
+  export ENTITLE_CONFIG=
   cat "$BATS_TEST_TMPDIR/src/config.json" >"$BUNDLE/config.json" 2>/dev/null &
   writer=$!
   snapshot

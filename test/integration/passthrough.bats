@@ -291,3 +291,166 @@ STATE_FILTER='del(.pid, .created)'
   [ "$(step_value runc run out)" = ran ]
   compare_steps runc entitle
 }
+
+# install_as_runc DIR HOW: DIR/runc is entitle, as docs/integration.md
+# offers it: HOW is "symlink" (to the build's entitle) or "copy" (with
+# entitle-full beside it, where a copied front looks for it).
+install_as_runc() {
+  local dir=$1 how=$2
+  mkdir -p "$dir"
+  case $how in
+    symlink) ln -s "$(realpath "$ENTITLE")" "$dir/runc" ;;
+    copy)
+      cp "$ENTITLE" "$dir/runc"
+      cp "$(dirname "$ENTITLE")/entitle-full" "$dir/entitle-full"
+      ;;
+  esac
+}
+
+# as_runc DIR ARG...: `runc ARG...` with DIR first on PATH, stopped after
+# 20 s (entitle and entitle-full once exec'd each other for ever).
+as_runc() {
+  local dir=$1
+  shift
+  PATH="$dir:$PATH" timeout 20 runc "$@"
+}
+
+@test "passthrough: installed as runc (symlink or copy), runc --version is entitle's, then the real runc's" {
+  expected=$("$RUNC_BIN" --version)
+  n=$(printf '%s\n' "$expected" | wc -l)
+  first=$("$ENTITLE" --version | head -n 1)
+  for how in symlink copy; do
+    install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
+    run_detached as_runc "$BATS_TEST_TMPDIR/$how" --version
+    if [ "$status" -ne 0 ]; then
+      printf 'as a %s, runc --version: status %s (124: killed, an exec loop)\n%s\n' "$how" "$status" "$stderr" >&2
+      false
+    fi
+    [ "${lines[0]}" = "$first" ]
+    [ "${lines[2]}" = "runtime: $RUNC_BIN" ]
+    [ "$(printf '%s\n' "$output" | tail -n "$n")" = "$expected" ]
+    [ "${#lines[@]}" -eq $((n + 3)) ]
+  done
+}
+
+@test "passthrough: installed as runc (symlink or copy), runc features is the real runc's, with entitle's facts" {
+  runc_features=$("$RUNC_BIN" features | jq -S 'del(.annotations)')
+  version=$("$ENTITLE" features | jq -r '.annotations["io.entitle.version"]')
+  [ -n "$version" ] && [ "$version" != null ]
+  for how in symlink copy; do
+    install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
+    run_detached as_runc "$BATS_TEST_TMPDIR/$how" features
+    [ "$status" -eq 0 ]
+    [ "$(jq -S 'del(.annotations)' <<<"$output")" = "$runc_features" ]
+    [ "$(jq -r '.annotations["io.entitle.version"]' <<<"$output")" = "$version" ]
+  done
+}
+
+@test "network.none: installed as runc (symlink or copy), runc run confines the container, and state, kill and delete reach the real runc" {
+  probe_bundle "$BUNDLE" "socket inet" "socket unix"
+  set_entitlements "$BUNDLE" network.none
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  for how in symlink copy; do
+    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+    install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
+    run_detached as_runc "$BATS_TEST_TMPDIR/$how" --root "$ROOT" run -b "$BUNDLE" "$CTID-$how"
+    [ "$status" -eq 0 ]
+    expect_lines "socket inet: EPERM" "socket unix: ok"
+    [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.none ]
+  done
+  # The lifecycle of a detached container, through the same runc.
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  dir="$BATS_TEST_TMPDIR/symlink"
+  as_runc "$dir" --root "$ROOT" create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  [ "$(as_runc "$dir" --root "$ROOT" state "$CTID" | jq -r .status)" = created ]
+  as_runc "$dir" --root "$ROOT" kill "$CTID" KILL
+  wait_status rnc "$CTID" stopped
+  as_runc "$dir" --root "$ROOT" delete "$CTID"
+  run rnc state "$CTID"
+  [ "$status" -ne 0 ]
+}
+
+@test "passthrough: --entitle-config=FILE is the admin config, and never reaches the runtime" {
+  cfg="$BATS_TEST_TMPDIR/other.json"
+  echo '{"require": ["network.none"]}' >"$cfg"
+  probe_bundle "$BUNDLE" "socket inet"
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  n=0
+  for form in "--entitle-config=$cfg" "--entitle-config $cfg" "-entitle-config=$cfg"; do
+    n=$((n + 1))
+    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+    # shellcheck disable=SC2086 # the form is one or two words
+    run --separate-stderr "$ENTITLE" $form --root "$ROOT" run -b "$BUNDLE" "$CTID-$n"
+    if [ "$output" != "socket inet: EPERM" ]; then
+      printf 'with %s: status %s, output "%s", stderr:\n%s\n' "$form" "$status" "$output" "$stderr" >&2
+      false
+    fi
+  done
+  # Without it there is no admin config: nothing applies.
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  run --separate-stderr ent run -b "$BUNDLE" "$CTID"
+  [ "$output" = "socket inet: ok" ]
+  # Commands entitle passes through answer as runc does.
+  make_bundle "$BUNDLE"
+  create_started rnc "$BUNDLE" "$CTID"
+  step runc state rnc state "$CTID"
+  step runc list rnc list -q
+  step entitle state "$ENTITLE" --entitle-config="$cfg" --root "$ROOT" state "$CTID"
+  step entitle list "$ENTITLE" --root "$ROOT" --entitle-config "$cfg" list -q
+  [ "$(step_value entitle state rc)" = 0 ]
+  [ "$(step_value entitle list out)" = "$CTID" ]
+  compare_steps runc entitle
+}
+
+# default_config_path: the admin config entitle reads when neither
+# --entitle-config nor ENTITLE_CONFIG names one (configure
+# --with-config-file).
+default_config_path() {
+  sed -n 's/^#define ENTITLE_CONFIG_FILE "\(.*\)"$/\1/p' "${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}/config.h"
+}
+
+# with_default_config JSON COMMAND...: run COMMAND in a private mount
+# namespace where the default admin config holds JSON (an overlay on its
+# directory's parent: the host's file system is not touched).
+with_default_config() {
+  local json=$1 path dir over
+  shift
+  path=$(default_config_path)
+  dir=$(dirname "$path")
+  over=$dir
+  [ -d "$dir" ] || over=$(dirname "$dir")
+  mkdir -p "$BATS_TEST_TMPDIR/upper" "$BATS_TEST_TMPDIR/work"
+  unshare --mount --propagation private -- /bin/sh -c '
+    set -e
+    mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" "$1"
+    mkdir -p "$4"
+    printf "%s\n" "$5" >"$6"
+    shift 6
+    exec "$@"' sh "$over" "$BATS_TEST_TMPDIR/upper" "$BATS_TEST_TMPDIR/work" "$dir" "$json" "$path" "$@"
+}
+
+@test "passthrough: ENTITLE_CONFIG= (set and empty) means no admin config, for entitle and its hook" {
+  [ -n "$(default_config_path)" ] || skip "no config.h in the build tree (set ENTITLE_BUILDDIR)"
+  # A default config that would show in the container: egress to one
+  # address only, so that a connection to loopback is refused (EPERM).
+  floor='{"require": ["network.egress=10.9.9.9/32:1"]}'
+  probe_bundle "$BUNDLE" "connect 127.0.0.1 9"
+  set_entitlements "$BUNDLE" network.user
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+
+  # Unset: the default path is read.
+  run --separate-stderr with_default_config "$floor" env -u ENTITLE_CONFIG \
+    "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID-1"
+  [ "$output" = "connect 127.0.0.1 9: EPERM" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = "network.egress=10.9.9.9/32:1,network.user" ]
+
+  # Set and empty: no admin config.  The hook (which the runtime runs with
+  # an empty environment) is told so too, and does not read the default.
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  run --separate-stderr with_default_config "$floor" env ENTITLE_CONFIG= \
+    "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID-2"
+  [ "$output" = "connect 127.0.0.1 9: ECONNREFUSED" ]
+  [ "$(jq -r '.annotations["io.entitle.applied"]' "$BUNDLE/config.json")" = network.user ]
+  [ "$(jq -c '[.hooks.createRuntime[0].args | index("--config") as $i | .[$i + 1]]' "$BUNDLE/config.json")" = '[""]' ]
+}

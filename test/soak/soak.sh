@@ -55,7 +55,7 @@ SOAK_STATS=$WORK/stats SOAK_TAG=hook-\$1 LD_PRELOAD=$WORK/procstat.so exec $REAL
 SH
 chmod +x "$WORK/hook"
 export ENTITLE_HOOK=$WORK/hook
-export ENTITLE_CONFIG=$WORK/entitle.json # absent: the host's admin config is not read
+export ENTITLE_CONFIG= # set and empty: no admin config (the host's is not read)
 
 mkdir -p "$WORK/bundle"
 (cd "$WORK/bundle" && runc spec)

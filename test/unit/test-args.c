@@ -393,11 +393,100 @@ test_entitle_args_parse_exec_caps (void **state)
   assert_string_equal (a.id, "ctr");
 }
 
+/* --entitle-config (DESIGN §7) is entitle's own global flag, in every
+   spelling runc's flags have.  */
+static void
+test_entitle_args_parse_entitle_config (void **state)
+{
+  char *eq[] = { "runc", "--entitle-config=/e.json", "state", "id" };
+  char *sep[] = { "runc", "--root", "/r", "-entitle-config", "/e.json", "create", "-b", "/b", "id" };
+  char *missing[] = { "runc", "--entitle-config" };
+  char *after[] = { "runc", "exec", "id", "sh", "--entitle-config=/e.json" };
+  struct entitle_args_s a;
+
+  (void)state;
+  parse (ARGC (eq), eq, &a);
+  assert_str (a.entitle_config, "/e.json");
+  assert_str (a.command, "state");
+  parse (ARGC (sep), sep, &a);
+  assert_str (a.entitle_config, "/e.json");
+  assert_str (a.root, "/r");
+  assert_str (a.command, "create");
+  assert_str (a.bundle, "/b");
+  parse (ARGC (missing), missing, &a);
+  assert_str (a.entitle_config, "");
+  assert_true (a.missing_value);
+  /* After the command it is the command's (here the process's).  */
+  parse (ARGC (after), after, &a);
+  assert_str (a.entitle_config, NULL);
+}
+
+static void
+assert_argv (char **argv, int argc, char *const *want)
+{
+  int i;
+
+  for (i = 0; want[i]; i++)
+    {
+      assert_true (i < argc);
+      assert_string_equal (argv[i], want[i]);
+    }
+  assert_int_equal (argc, i);
+  assert_null (argv[argc]);
+}
+
+/* The runtime never sees entitle's own flags: take_own removes every
+   occurrence before the command, and nothing else.  */
+static void
+test_entitle_args_take_own (void **state)
+{
+  char *eq[] = { "runc", "--entitle-config=/e.json", "--root", "/r", "state", "id", NULL };
+  char *const eq_want[] = { "runc", "--root", "/r", "state", "id", NULL };
+  char *sep[] = { "runc", "--log", "/l", "--entitle-config", "/a.json", "--debug", "--entitle-config=/e.json",
+                  "create", "--bundle", "/b", "id", NULL };
+  char *const sep_want[] = { "runc", "--log", "/l", "--debug", "create", "--bundle", "/b", "id", NULL };
+  char *none[] = { "runc", "exec", "id", "sh", "--entitle-config=/e.json", NULL };
+  char *const none_want[] = { "runc", "exec", "id", "sh", "--entitle-config=/e.json", NULL };
+  char *last[] = { "runc", "--entitle-config", NULL };
+  char *const last_want[] = { "runc", NULL };
+  struct entitle_args_s a;
+  int argc;
+
+  (void)state;
+  argc = entitle_args_take_own (ARGC (eq) - 1, eq, &a);
+  assert_argv (eq, argc, eq_want);
+  assert_str (a.entitle_config, "/e.json");
+  assert_str (a.root, "/r");
+  assert_str (a.command, "state");
+  assert_int_equal (a.command_index, 3);
+
+  /* The last one wins, as with runc's flags.  */
+  argc = entitle_args_take_own (ARGC (sep) - 1, sep, &a);
+  assert_argv (sep, argc, sep_want);
+  assert_str (a.entitle_config, "/e.json");
+  assert_str (a.log, "/l");
+  assert_true (a.debug);
+  assert_str (a.command, "create");
+  assert_int_equal (a.command_index, 4);
+  assert_str (a.bundle, "/b");
+
+  argc = entitle_args_take_own (ARGC (none) - 1, none, &a);
+  assert_argv (none, argc, none_want);
+  assert_str (a.entitle_config, NULL);
+
+  argc = entitle_args_take_own (ARGC (last) - 1, last, &a);
+  assert_argv (last, argc, last_want);
+  assert_str (a.entitle_config, "");
+  assert_str (a.command, NULL);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_entitle_args_parse_exec_caps),
+    cmocka_unit_test (test_entitle_args_parse_entitle_config),
+    cmocka_unit_test (test_entitle_args_take_own),
     cmocka_unit_test (test_entitle_args_parse_globals_and_create),
     cmocka_unit_test (test_entitle_args_parse_bundle_spellings),
     PARSE_CASES (test_entitle_args_parse_bundle_after_id, bundle_after_id),

@@ -570,6 +570,116 @@ test_entitle_set_format_sorted (void **state)
   free (f);
 }
 
+/* DESIGN §7: whitespace separates entitlements as commas do (Podman's
+   --annotation splits its value on commas).  */
+static void
+test_entitle_parse_list_whitespace_separates (void **state)
+{
+  static const char *const lists[] = {
+    "network.user security.confined",
+    "network.user\tsecurity.confined",
+    "  network.user\n\nsecurity.confined  ",
+    "network.user security.confined,network.egress=10.0.0.0/8:443",
+    "network.user ,  security.confined network.egress=10.0.0.0/8:443",
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
+    {
+      cleanup_entitle_set struct entitle_set_s set = { 0 };
+      parse_list_ok (lists[i], &set);
+      assert_int_equal (set.n, i < 3 ? 2 : 3);
+      assert_true (entitle_set_has (&set, "network.user"));
+      assert_true (entitle_set_has (&set, "security.confined"));
+      if (i >= 3)
+        assert_true (entitle_set_has (&set, "network.egress"));
+    }
+}
+
+/* Whitespace alone asks for nothing, as the empty list does; a comma
+   still needs an entitlement on each side.  */
+static void
+test_entitle_parse_list_whitespace_empty (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  static const char *const bad[] = { "network.none , , security.confined", "network.none security.confined ,",
+                                     "\t, network.none" };
+  size_t i;
+
+  (void)state;
+  parse_list_ok (" \t\n ", &set);
+  assert_int_equal (set.n, 0);
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    assert_fails_with (parse_list_fails (bad[i]), "empty entitlement");
+}
+
+/* Two rungs are still two rungs, however they are separated; the 256-item
+   limit counts entitlements, whatever separates them.  */
+static void
+test_entitle_parse_list_whitespace_conflicts_and_limit (void **state)
+{
+  char *msg, *big;
+  size_t i;
+
+  (void)state;
+  msg = parse_list_fails ("network.none network.user");
+  assert_contains (msg, "network.none");
+  assert_contains (msg, "network.user");
+  free (msg);
+  big = calloc (300, sizeof ("network.bind=65000 "));
+  assert_non_null (big);
+  for (i = 0; i < 300; i++)
+    sprintf (big + strlen (big), "network.bind=%zu ", 1000 + i);
+  assert_fails_with (parse_list_fails (big), "300 entitlements, more than 256");
+  free (big);
+}
+
+/* `defaults` and `require` items are lists too.  */
+static void
+test_entitle_parse_strv_whitespace_separates (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  char *list[] = { "network.user security.confined", "host.processes.none", NULL };
+  char *empty[] = { "network.user", " ", NULL };
+  char *conflict[] = { "network.user network.none", NULL };
+  entitle_error_t err = NULL;
+
+  (void)state;
+  assert_int_equal (entitle_parse_strv (list, "`defaults`", &set, &err), 0);
+  assert_int_equal (set.n, 3);
+  assert_true (entitle_set_has (&set, "network.user"));
+  assert_true (entitle_set_has (&set, "security.confined"));
+  assert_true (entitle_set_has (&set, "host.processes.none"));
+  entitle_set_free (&set);
+  assert_true (entitle_parse_strv (empty, "`require`", &set, &err) < 0);
+  assert_contains (err->msg, "empty entitlement in `require`");
+  entitle_error_release (&err);
+  entitle_set_free (&set);
+  assert_true (entitle_parse_strv (conflict, "`require`", &set, &err) < 0);
+  assert_contains (err->msg, "network.none");
+  assert_contains (err->msg, "network.user");
+  entitle_error_release (&err);
+}
+
+/* The admin config's lists, through the resolver.  */
+static void
+test_entitle_resolve_admin_lists_whitespace (void **state)
+{
+  cleanup_entitle_set struct entitle_set_s req = { 0 }, final = { 0 };
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+
+  (void)state;
+  config_from (&cfg, "{\"defaults\":[\"network.user security.confined\"],\"require\":[\"host.processes.none\"]}");
+  assert_int_equal (entitle_resolve (&cfg, &req, &final, &err), 0);
+  assert_int_equal (final.n, 3);
+  assert_true (entitle_set_has (&final, "network.user"));
+  assert_true (entitle_set_has (&final, "security.confined"));
+  assert_true (entitle_set_has (&final, "host.processes.none"));
+  entitle_config_free (&cfg);
+}
+
 static void
 test_entitle_parse_strv_sources (void **state)
 {
@@ -897,6 +1007,17 @@ test_entitle_config_parse_lists_never_null (void **state)
   entitle_config_free (&cfg);
 }
 
+/* A temporary file holding @json; its name in @path (of mkstemp's form).  */
+static void
+write_temp (char *path, const char *json)
+{
+  int fd = mkstemp (path);
+
+  assert_true (fd >= 0);
+  assert_int_equal (write (fd, json, strlen (json)), (ssize_t)strlen (json));
+  close (fd);
+}
+
 static void
 test_entitle_config_load_missing_and_present (void **state)
 {
@@ -904,19 +1025,15 @@ test_entitle_config_load_missing_and_present (void **state)
   entitle_error_t err = NULL;
   char path[] = "/tmp/test-entitlements-XXXXXX";
   const char *json = "{\"grant\":[\"network.*\"],\"on_unenforceable\":\"warn\"}";
-  int fd;
 
   (void)state;
-  fd = mkstemp (path);
-  assert_true (fd >= 0);
-  assert_int_equal (write (fd, json, strlen (json)), (ssize_t)strlen (json));
-  close (fd);
-
+  write_temp (path, json);
   setenv ("ENTITLE_CONFIG", path, 1);
   assert_string_equal (entitle_config_path (), path);
   assert_int_equal (entitle_config_load (&cfg, &err), 0);
   assert_true (cfg.present);
   assert_string_equal (cfg.path, path);
+  assert_string_equal (entitle_config_arg (&cfg), path);
   assert_string_equal (cfg.grant[0], "network.*");
   assert_non_null (cfg.defaults);
   assert_null (cfg.defaults[0]);
@@ -924,10 +1041,28 @@ test_entitle_config_load_missing_and_present (void **state)
   entitle_config_free (&cfg);
   unlink (path);
 
-  /* No file: no config, nothing granted, not an error.  */
+  /* DESIGN §7: a file ENTITLE_CONFIG names that does not exist is an
+     error, not "no config".  */
+  assert_true (entitle_config_load (&cfg, &err) < 0);
+  assert_contains (err->msg, path);
+  assert_contains (err->msg, "named by ENTITLE_CONFIG");
+  assert_contains (err->msg, "does not exist");
+  assert_null (strchr (err->msg, '\n'));
+  entitle_error_release (&err);
+  /* What is left is a config with nothing in it.  */
+  assert_false (cfg.present);
+  assert_non_null (cfg.grant);
+  assert_null (cfg.grant[0]);
+  entitle_config_free (&cfg);
+
+  /* ENTITLE_CONFIG= (set and empty): no admin config, nothing granted.  */
+  setenv ("ENTITLE_CONFIG", "", 1);
+  assert_string_equal (entitle_config_path (), "");
   assert_int_equal (entitle_config_load (&cfg, &err), 0);
   assert_null (err);
   assert_false (cfg.present);
+  assert_string_equal (cfg.path, "");
+  assert_string_equal (entitle_config_arg (&cfg), "");
   assert_non_null (cfg.grant);
   assert_null (cfg.grant[0]);
   assert_non_null (cfg.require);
@@ -935,6 +1070,103 @@ test_entitle_config_load_missing_and_present (void **state)
   entitle_config_free (&cfg);
   unsetenv ("ENTITLE_CONFIG");
   assert_string_equal (entitle_config_path (), ENTITLE_CONFIG_FILE);
+}
+
+/* --entitle-config FILE (DESIGN §7) beats ENTITLE_CONFIG; a file it names
+   must exist, and it must name one.  */
+static void
+test_entitle_config_load_file_flag (void **state)
+{
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  char flag[] = "/tmp/test-entitlements-XXXXXX", env[] = "/tmp/test-entitlements-XXXXXX";
+
+  (void)state;
+  write_temp (flag, "{\"grant\":[\"network.admin\"]}");
+  write_temp (env, "{\"grant\":[\"security.admin\"]}");
+  setenv ("ENTITLE_CONFIG", env, 1);
+  assert_int_equal (entitle_config_load_file (&cfg, flag, &err), 0);
+  assert_true (cfg.present);
+  assert_string_equal (cfg.path, flag);
+  assert_string_equal (cfg.grant[0], "network.admin");
+  entitle_config_free (&cfg);
+  /* Also over ENTITLE_CONFIG= .  */
+  setenv ("ENTITLE_CONFIG", "", 1);
+  assert_int_equal (entitle_config_load_file (&cfg, flag, &err), 0);
+  assert_true (cfg.present);
+  entitle_config_free (&cfg);
+  unlink (flag);
+  assert_true (entitle_config_load_file (&cfg, flag, &err) < 0);
+  assert_contains (err->msg, flag);
+  assert_contains (err->msg, "named by --entitle-config");
+  assert_contains (err->msg, "does not exist");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+  assert_true (entitle_config_load_file (&cfg, "", &err) < 0);
+  assert_contains (err->msg, "`--entitle-config` needs a file name");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+  unlink (env);
+  unsetenv ("ENTITLE_CONFIG");
+}
+
+/* A malformed config is refused and leaves no half-read policy behind
+   (commands that apply none go on without it).  */
+static void
+test_entitle_config_load_malformed_resets (void **state)
+{
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  char path[] = "/tmp/test-entitlements-XXXXXX";
+
+  (void)state;
+  write_temp (path, "{\"runtime\":\"/usr/bin/crun\",\"grant\":[\"*\"],\"requrie\":[]}");
+  setenv ("ENTITLE_CONFIG", path, 1);
+  assert_true (entitle_config_load (&cfg, &err) < 0);
+  assert_contains (err->msg, "unknown key `requrie`");
+  entitle_error_release (&err);
+  assert_false (cfg.present);
+  assert_null (cfg.runtime);
+  assert_null (cfg.grant[0]);
+  assert_string_equal (cfg.path, path);
+  assert_string_equal (entitle_config_arg (&cfg), "");
+  entitle_config_free (&cfg);
+  unlink (path);
+  unsetenv ("ENTITLE_CONFIG");
+}
+
+/* The words after "... requested by the container is " in a refused
+   grant: where there is no admin config, the refusal says so, and how an
+   admin grants it; never "not granted by" a file that does not exist.  */
+static void
+test_entitle_config_grant_hint (void **state)
+{
+  struct entitle_config_s cfg;
+
+  (void)state;
+  config_from (&cfg, "{}");
+  assert_string_equal (entitle_config_grant_hint (&cfg, "network.admin"), "not granted by " CONFIG_PATH);
+  assert_string_equal (entitle_config_name (&cfg), CONFIG_PATH);
+  entitle_config_free (&cfg);
+
+  /* No file at the default path.  */
+  memset (&cfg, 0, sizeof (cfg));
+  cfg.path = strdup (CONFIG_PATH);
+  entitle_config_reset (&cfg);
+  assert_string_equal (entitle_config_grant_hint (&cfg, "network.egress=10.0.0.0/8"),
+                       "not granted by an admin config: there is none at " CONFIG_PATH
+                       " (to grant it, an admin writes {\"grant\": [\"network.egress=10.0.0.0/8\"]} there; see "
+                       "entitle.json(5))");
+  entitle_config_free (&cfg);
+
+  /* ENTITLE_CONFIG= .  */
+  memset (&cfg, 0, sizeof (cfg));
+  entitle_config_reset (&cfg);
+  assert_string_equal (cfg.path, "");
+  assert_contains (entitle_config_grant_hint (&cfg, "security.admin"), "there is none (ENTITLE_CONFIG is set and empty");
+  assert_contains (entitle_config_grant_hint (&cfg, "security.admin"), "{\"grant\": [\"security.admin\"]}");
+  assert_string_equal (entitle_config_name (&cfg), "an admin config");
+  entitle_config_free (&cfg);
 }
 
 /* Modifier values are checked where they are parsed (DESIGN §3).  */
@@ -1007,6 +1239,11 @@ main (void)
     cmocka_unit_test (test_entitle_parse_list_unknown_names_source),
     cmocka_unit_test (test_entitle_set_format_sorted),
     cmocka_unit_test (test_entitle_parse_strv_sources),
+    cmocka_unit_test (test_entitle_parse_list_whitespace_separates),
+    cmocka_unit_test (test_entitle_parse_list_whitespace_empty),
+    cmocka_unit_test (test_entitle_parse_list_whitespace_conflicts_and_limit),
+    cmocka_unit_test (test_entitle_parse_strv_whitespace_separates),
+    cmocka_unit_test (test_entitle_resolve_admin_lists_whitespace),
     cmocka_unit_test (test_entitle_resolve_nothing),
     cmocka_unit_test (test_entitle_resolve_defaults_fill_empty_ladders),
     cmocka_unit_test (test_entitle_resolve_require_is_a_floor),
@@ -1026,6 +1263,9 @@ main (void)
     cmocka_unit_test (test_entitle_config_parse_malformed_json),
     cmocka_unit_test (test_entitle_config_parse_lists_never_null),
     cmocka_unit_test (test_entitle_config_load_missing_and_present),
+    cmocka_unit_test (test_entitle_config_load_file_flag),
+    cmocka_unit_test (test_entitle_config_load_malformed_resets),
+    cmocka_unit_test (test_entitle_config_grant_hint),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -74,15 +74,26 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
   struct entitle_ctx_s ctx;
   int ret;
 
-  if (entitle_config_load (&cfg, err) < 0 || read_state (st, err) < 0)
+  if (read_state (st, err) < 0)
+    return -1;
+  if (cmd == NULL && (cmd = stage_of (st)) == NULL)
+    return entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
+  ret = entitle_config_load (&cfg, err);
+  /* poststop applies no policy: a config that went bad (or away) since
+     create must not keep the cleanup from running.  */
+  if (ret < 0 && strcmp (cmd, "poststop") == 0)
+    {
+      entitle_log_warning (&st->log, "%s", (*err)->msg);
+      entitle_error_release (err);
+      ret = 0;
+    }
+  if (ret < 0)
     {
       entitle_config_free (&cfg);
-      return -1;
+      return ret;
     }
   entitle_ctx_init (&ctx, &st->log, &cfg);
-  if (cmd == NULL && (cmd = stage_of (st)) == NULL)
-    ret = entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
-  else if (strcmp (cmd, "createRuntime") == 0)
+  if (strcmp (cmd, "createRuntime") == 0)
     ret = hook_create_runtime (&ctx, st);
   else
     ret = hook_poststop (&ctx, st);

@@ -467,7 +467,7 @@ score_json (const struct entitle_score_s *sc, entitle_error_t *err)
 }
 
 /* The config as it would run: what create would make of it (a bundle
-   entitle rewrote already stays as it is), without writing anything.  */
+   entitle rewrote compiles to itself), without writing anything.  */
 static int
 explain_score (struct shim_s *s, const struct explain_opts *o, entitle_error_t *err)
 {

@@ -61,6 +61,7 @@ struct entitle_entry_s
   unsigned attach;                /**< the cgroup programs it needs (ATTACH_BIT mask) */
   const char *bpf_text;           /**< what those programs do, for people */
   const char *const *contradicts; /**< rows that cannot be in force with this one */
+  const char *const *limits;      /**< what its promise does not cover, a sentence each */
   const char *summary;
 };
 

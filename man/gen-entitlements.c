@@ -122,6 +122,12 @@ entry_body (const struct entitle_entry_s *e)
       puts (".");
     }
   bold_list ("Contradicts", e->contradicts, false);
+  for (const char *const *l = e->limits; l && *l; l++)
+    {
+      fputs (".br\nLimit: ", stdout);
+      roff (*l);
+      puts (".");
+    }
   if (e->exact_grant)
     puts (".br\nGranted by exact name only.");
 }

@@ -220,6 +220,8 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
   print_list ("syscalls allowed", e->sys_allow);
   print_effects (e);
   print_list ("contradicts", e->contradicts);
+  for (const char *const *l = e->limits; l && *l; l++)
+    printf ("  limit: %s\n", *l);
   if (n)
     printf ("  enforcement:\n");
   for (i = 0; i < n; i++)
@@ -303,6 +305,7 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
   json_set (o, "capabilities", pair_json ("add", e->cap_add, "drop", e->cap_drop));
   json_set (json_get (o, "capabilities"), "keep", e->cap_keep ? strv_json (e->cap_keep) : json_new (JSON_NULL));
   json_set (o, "contradicts", strv_json (e->contradicts));
+  json_set (o, "limits", strv_json (e->limits));
   json_set (o, "seccomp", pair_json ("deny", e->sys_deny, "allow", e->sys_allow));
   json_set (o, "effects", effects_json (e));
   json_set (o, "mechanisms", mechanisms_json (e, host));

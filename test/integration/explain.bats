@@ -76,8 +76,10 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   [ -z "$stderr" ]
   printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/explain.json"
   jq -e 'type == "array" and length == 4' "$BATS_TEST_TMPDIR/explain.json"
-  jq -e 'all(.[]; (keys | sort) == (["capabilities", "contradicts", "domain", "effects", "exact_grant", "mechanisms",
-      "modifier", "name", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e 'all(.[]; (keys | sort) == (["capabilities", "contradicts", "domain", "effects", "exact_grant", "limits",
+      "mechanisms", "modifier", "name", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
+  # Each limit that remains, in one sentence.
+  jq -e '.[0].limits | length == 2 and (.[0] | test("SCM_RIGHTS")) and (.[1] | test("SIGSYS"))' "$BATS_TEST_TMPDIR/explain.json"
   jq -e '.[0] | .name == "network.none" and .domain == "network" and .rung == 1 and .modifier == false
       and (.capabilities.drop | index("CAP_NET_RAW")) and .capabilities.add == []
       and (.effects | index("seccomp: socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'"'"'s family)"))

@@ -52,6 +52,17 @@ build_tree_hook (void)
   return *path ? path : NULL;
 }
 
+#define DEFAULT_STATE_DIR "/run/entitle"
+
+char *
+entitle_state_path (const char *state_dir, const char *name)
+{
+  char *p;
+  if (asprintf (&p, "%s/%s", state_dir ? state_dir : DEFAULT_STATE_DIR, name) < 0)
+    abort ();
+  return p;
+}
+
 const char *
 entitle_config_hook (const struct entitle_config_s *cfg)
 {

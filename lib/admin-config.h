@@ -23,6 +23,10 @@ struct entitle_config_s
   char *hook; /**< entitle-hook, or NULL for the built-in path */
 };
 
+/** @name ("probe.json", "cgroups") in the state directory @state_dir
+    (NULL: the default, /run/entitle); malloc'd.  */
+char *entitle_state_path (const char *state_dir, const char *name);
+
 /** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
     the build tree's when the running program is in one (shim/entitle-full
     next to oci-hooks/entitle-hook), else the installed one.  */

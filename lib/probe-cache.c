@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "admin-config.h"
 #include "file.h"
 #include "probe.h"
 #include "utils.h"
@@ -15,8 +16,6 @@
    shim fills it through `entitle-hook probe --json` (it links no libbpf);
    the hook fills it itself.  A cache of another boot, or of a build whose
    probe asked other questions (ENTITLE_PROBE_FORMAT), is not used.  */
-
-#define DEFAULT_STATE_DIR "/run/entitle"
 
 static void
 boot_id (char *buf, size_t len)
@@ -29,19 +28,10 @@ boot_id (char *buf, size_t len)
     fclose (f);
 }
 
-static char *
-cache_path (const char *state_dir)
-{
-  char *p;
-  if (asprintf (&p, "%s/probe.json", state_dir ? state_dir : DEFAULT_STATE_DIR) < 0)
-    abort ();
-  return p;
-}
-
 int
 entitle_probe_cached (const char *state_dir, struct entitle_probe_s *probe)
 {
-  cleanup_free char *path = cache_path (state_dir), *raw = NULL;
+  cleanup_free char *path = entitle_state_path (state_dir, "probe.json"), *raw = NULL;
   cleanup_json json_t *doc = NULL;
   entitle_error_t err = NULL;
   const json_t *format;
@@ -63,7 +53,7 @@ entitle_probe_cached (const char *state_dir, struct entitle_probe_s *probe)
 void
 entitle_probe_cache (const char *state_dir, const char *probe_json)
 {
-  cleanup_free char *path = cache_path (state_dir), *doc = NULL, *dir = strdup (path);
+  cleanup_free char *path = entitle_state_path (state_dir, "probe.json"), *doc = NULL, *dir = strdup (path);
   entitle_error_t err = NULL;
   char *slash = dir ? strrchr (dir, '/') : NULL;
   char boot[64];

@@ -151,8 +151,27 @@ get_string (const json_t *obj, const char *key, char *buf, size_t size, entitle_
   return 0;
 }
 
+/* The bit of a seccomp flag's name, or 0.  */
+static unsigned
+seccomp_flag_bit (const char *name)
+{
+  const struct flag_name *f;
+  for (f = seccomp_flag_names; f->name; f++)
+    if (strcmp (f->name, name) == 0)
+      return f->bit;
+  return 0;
+}
+
+static unsigned
+attach_bit (const char *name)
+{
+  int a = entitle_attach_find (name);
+  return a < 0 ? 0 : ATTACH_BIT (a);
+}
+
+/* An array of names, each mapped to its bit by @bit_of (0: unknown).  */
 static int
-get_flags (const json_t *obj, const char *key, const struct flag_name *names, unsigned *out,
+get_names (const json_t *obj, const char *key, unsigned (*bit_of) (const char *), unsigned *out,
            entitle_error_t *err)
 {
   const json_t *v = NULL;
@@ -165,36 +184,11 @@ get_flags (const json_t *obj, const char *key, const struct flag_name *names, un
   for (i = 0; i < v->n; i++)
     {
       const char *s = json_string (v->items[i]);
-      const struct flag_name *f;
-
-      for (f = names; s && f->name && strcmp (f->name, s) != 0; f++)
-        ;
-      if (s == NULL || f->name == NULL)
+      unsigned bit = s ? bit_of (s) : 0;
+      if (bit == 0)
         return entitle_make_error (err, EINVAL, "probe: `%s` has an unknown item `%s`", key,
                                    s ? s : "(not a string)");
-      *out |= f->bit;
-    }
-  return 0;
-}
-
-static int
-get_attach (const json_t *obj, const char *key, unsigned *out, entitle_error_t *err)
-{
-  const json_t *v = NULL;
-  size_t i;
-  int ret = member (obj, key, JSON_ARRAY, &v, err);
-
-  if (UNLIKELY (ret < 0))
-    return ret;
-  *out = 0;
-  for (i = 0; i < v->n; i++)
-    {
-      const char *s = json_string (v->items[i]);
-      int a = s ? entitle_attach_find (s) : -1;
-      if (a < 0)
-        return entitle_make_error (err, EINVAL, "probe: `%s` has an unknown item `%s`", key,
-                                   s ? s : "(not a string)");
-      *out |= ATTACH_BIT (a);
+      *out |= bit;
     }
   return 0;
 }
@@ -248,7 +242,7 @@ entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_e
   if (ret == 0)
     ret = get_bool (doc, "seccomp", &q.seccomp, err);
   if (ret == 0)
-    ret = get_flags (doc, "seccomp_flags", seccomp_flag_names, &q.seccomp_flags, err);
+    ret = get_names (doc, "seccomp_flags", seccomp_flag_bit, &q.seccomp_flags, err);
   if (ret == 0)
     ret = get_bool (doc, "seccomp_filter_extended", &q.seccomp_extended, err);
   if (ret == 0)
@@ -260,7 +254,7 @@ entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_e
   if (ret == 0)
     ret = get_string (doc, "lockdown", q.lockdown, sizeof (q.lockdown), err);
   if (ret == 0)
-    ret = get_attach (doc, "cgroup_bpf", &q.cgroup_bpf, err);
+    ret = get_names (doc, "cgroup_bpf", attach_bit, &q.cgroup_bpf, err);
   if (ret == 0)
     ret = get_string (doc, "cgroup2", q.cgroup2, sizeof (q.cgroup2), err);
   if (ret == 0)

@@ -36,18 +36,6 @@ resolve_ladder (const struct entitle_config_s *cfg, enum entitle_domain d,
    replace the required ones (they narrow them), and the admin's defaults
    of that modifier give way to the floor.  Other modifiers combine.  */
 static bool
-floored (const struct entitle_set_s *reqd, const struct entitle_entry_s *row)
-{
-  size_t i;
-  if (!entitle_value_has_floor (row->name))
-    return false;
-  for (i = 0; i < reqd->n; i++)
-    if (reqd->items[i].entry == row)
-      return true;
-  return false;
-}
-
-static bool
 asks_for (const struct entitle_set_s *set, const struct entitle_entry_s *row)
 {
   size_t i;
@@ -55,6 +43,12 @@ asks_for (const struct entitle_set_s *set, const struct entitle_entry_s *row)
     if (set->items[i].entry == row)
       return true;
   return false;
+}
+
+static bool
+floored (const struct entitle_set_s *reqd, const struct entitle_entry_s *row)
+{
+  return entitle_value_has_floor (row->name) && asks_for (reqd, row);
 }
 
 static int

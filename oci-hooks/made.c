@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "admin-config.h"
 #include "cgroup.h"
 #include "file.h"
 #include "hook.h"
@@ -26,17 +27,6 @@
    is still there whatever the namespace.  Plain files outlive an upgrade
    of entitle, which replaces the pinned BPF objects.  Everything else a
    container has in the kernel goes with its cgroup.  */
-
-#define DEFAULT_STATE_DIR "/run/entitle"
-
-static char *
-records_dir (const char *state_dir)
-{
-  char *p;
-  if (asprintf (&p, "%s/cgroups", state_dir ? state_dir : DEFAULT_STATE_DIR) < 0)
-    abort ();
-  return p;
-}
 
 static char *
 record_path (const char *dir, const char *root, const char *id)
@@ -57,7 +47,7 @@ record_path (const char *dir, const char *root, const char *id)
 int
 hook_made_lock (const char *state_dir, entitle_error_t *err)
 {
-  cleanup_free char *dir = records_dir (state_dir), *parent = strdup (dir);
+  cleanup_free char *dir = entitle_state_path (state_dir, "cgroups"), *parent = strdup (dir);
   int fd;
 
   *strrchr (parent, '/') = '\0';
@@ -78,7 +68,7 @@ int
 hook_made_record (const char *state_dir, const char *root, const char *id, const char *rel, uint64_t cgroup_id,
                   entitle_error_t *err)
 {
-  cleanup_free char *dir = records_dir (state_dir), *path = record_path (dir, root, id), *text = NULL;
+  cleanup_free char *dir = entitle_state_path (state_dir, "cgroups"), *path = record_path (dir, root, id), *text = NULL;
   cleanup_close int fd = -1;
 
   if (asprintf (&text, "%s\n%s\n%s\n%llu\n", root, id, rel, (unsigned long long)cgroup_id) < 0)
@@ -163,7 +153,7 @@ open_mount (char *mnt, size_t len)
 void
 hook_made_remove (const char *state_dir, const char *root, const char *id, const struct entitle_log_s *log)
 {
-  cleanup_free char *dir = records_dir (state_dir), *path = record_path (dir, root, id);
+  cleanup_free char *dir = entitle_state_path (state_dir, "cgroups"), *path = record_path (dir, root, id);
   cleanup_record struct record r = { 0 };
   cleanup_close int mntfd = -1;
   char mnt[256];
@@ -180,7 +170,7 @@ hook_made_remove (const char *state_dir, const char *root, const char *id, const
 void
 hook_made_collect (const char *state_dir)
 {
-  cleanup_free char *dir = records_dir (state_dir);
+  cleanup_free char *dir = entitle_state_path (state_dir, "cgroups");
   cleanup_dir DIR *d = opendir (dir);
   cleanup_close int mntfd = -1;
   struct dirent *e;

@@ -339,7 +339,8 @@ ns_index (int argc, char **argv)
   return -1;
 }
 
-/* Wait for CHILD, which exits with 0 or the errno of what it tried.  */
+/* Wait for CHILD, which exits with 0 or the errno of what it tried, and
+   report it; a child killed by seccomp's SIGSYS prints "SIGSYS".  */
 static int
 report_child (pid_t child)
 {
@@ -349,6 +350,12 @@ report_child (pid_t child)
     return report (-1);
   if (waitpid (child, &status, 0) < 0)
     return report (-1);
+  /* Killed by seccomp (an architecture the filter does not list).  */
+  if (WIFSIGNALED (status) && WTERMSIG (status) == SIGSYS)
+    {
+      puts ("SIGSYS");
+      return EXIT_DENIED;
+    }
   if (!WIFEXITED (status))
     {
       printf ("child died of signal %d\n", WTERMSIG (status));
@@ -612,31 +619,6 @@ do_read (int argc, char **argv)
 }
 
 /* ---- Attacks (issue 10) ---- */
-
-/* Wait for CHILD, which exits with 0 or the errno of what it tried, and
-   report it; a child killed by seccomp's SIGSYS prints "SIGSYS".  */
-static int
-report_attempt (pid_t child)
-{
-  int status;
-
-  if (child < 0)
-    return report (-1);
-  if (waitpid (child, &status, 0) < 0)
-    return report (-1);
-  if (WIFSIGNALED (status) && WTERMSIG (status) == SIGSYS)
-    {
-      puts ("SIGSYS");
-      return EXIT_DENIED;
-    }
-  if (!WIFEXITED (status))
-    {
-      printf ("child died of signal %d\n", WTERMSIG (status));
-      return EXIT_DENIED;
-    }
-  errno = WEXITSTATUS (status);
-  return report (errno == 0 ? 0 : -1);
-}
 
 /* The errno of a call that returned RET (0 if it succeeded).  */
 static int
@@ -936,7 +918,7 @@ do_int80 (int argc, char **argv)
       child = fork ();
       if (child == 0)
         _exit (errno_of (int80_socket (sc, domain, type, proto)));
-      return report_attempt (child);
+      return report_child (child);
     }
   v6 = strcmp (argv[0], "srcroute6") == 0;
   if ((v6 || strcmp (argv[0], "lsrr") == 0) && source_route_args (v6, argc - 1, argv + 1) == 0)
@@ -945,7 +927,7 @@ do_int80 (int argc, char **argv)
       child = fork ();
       if (child == 0)
         _exit (int80_source_route (v6));
-      return report_attempt (child);
+      return report_child (child);
     }
   return usage ();
 #else
@@ -1058,7 +1040,7 @@ do_uring (const char *op, int argc, char **argv)
   child = fork ();
   if (child == 0)
     _exit (uring_one (&sqe));
-  return report_attempt (child);
+  return report_child (child);
 }
 
 /* Wait up to SECS for FD to become readable: 1 if it did, 0 if not.  */
@@ -1268,7 +1250,7 @@ do_process_vm (void)
   child = fork ();
   if (child == 0)
     _exit (process_vm_attempt ());
-  return report_attempt (child);
+  return report_child (child);
 }
 
 /* The abstract unix address "\0NAME"; return its length, or 0.  */

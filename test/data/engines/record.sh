@@ -43,6 +43,33 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
+# need ENGINE: what recording ENGINE takes, with the Debian packages.
+need() {
+  local tools pkgs t missing=""
+  case $1 in
+  runc) tools="runc" pkgs="runc" ;;
+  ctr) tools="containerd ctr containerd-shim-runc-v2" pkgs="containerd" ;;
+  cri) tools="containerd protoc /usr/bin/python3 /usr/lib/cni/bridge /usr/lib/cni/host-local"
+    pkgs="containerd protobuf-compiler python3-grpcio python3-protobuf containernetworking-plugins" ;;
+  podman) tools="podman conmon /usr/lib/cni/bridge" pkgs="podman containernetworking-plugins" ;;
+  docker) tools="dockerd /usr/bin/docker containerd" pkgs="docker.io containerd" ;;
+  *) echo "record.sh: unknown engine $1 (runc ctr cri podman docker)" >&2 && exit 1 ;;
+  esac
+  for t in $tools jq busybox ip; do
+    command -v "$t" >/dev/null || missing+=" $t"
+  done
+  if [ "$1" = cri ] && ! /usr/bin/python3 -c 'import grpc, google.protobuf' 2>/dev/null; then
+    missing+=" python3-grpcio/python3-protobuf"
+  fi
+  if [ -n "$missing" ]; then
+    echo "record.sh: $1 needs$missing (Debian packages: $pkgs jq busybox-static iproute2)" >&2
+    exit 1
+  fi
+}
+for engine in "${ENGINES[@]}"; do
+  need "$engine"
+done
+
 RUNC=$(command -v runc)
 DOCKER=/usr/bin/docker # Debian's docker.io client, the daemon's version
 PYTHON=/usr/bin/python3 # Debian's, with python3-grpcio and python3-protobuf
@@ -116,7 +143,7 @@ wait_for() {
 INDEX=$T/index.json
 echo '{}' >"$INDEX"
 keep() {
-  local name=$1 engine=$2 command=$3 sandbox_name=${4:-} f n=0 dest kind
+  local name=$1 engine=$2 command=${3//$T\//} sandbox_name=${4:-} f n=0 dest kind
   for f in "$T"/captured/*.json; do
     [ -e "$f" ] || continue
     case $f in *.meta.json) continue ;; esac
@@ -322,13 +349,17 @@ record_cri() {
   mkdir -p "$proto"
   protoc -I "$HERE/cri" --python_out="$proto" "$HERE/cri/api.proto"
   wait_for "the CRI plugin" "$PYTHON" "$HERE/cri/cri.py" --address "$CTRD_SOCK" --proto-dir "$proto" version
-  for variant in runtime-default unconfined host-network privileged; do
+  # The audit profile of the Kubernetes seccomp tutorial: log everything,
+  # deny nothing (an allow-by-default profile, as a node admin installs it).
+  echo '{"defaultAction": "SCMP_ACT_LOG"}' >"$T/audit.json"
+  for variant in runtime-default unconfined host-network privileged localhost-audit; do
     n=$((n + 1))
     case $variant in
     runtime-default) opts=(--seccomp runtime-default) ;;
     unconfined) opts=(--seccomp unconfined) ;;
     host-network) opts=(--seccomp runtime-default --host-network) ;;
     privileged) opts=(--privileged) ;;
+    localhost-audit) opts=(--seccomp "localhost:$T/audit.json") ;;
     esac
     mkdir -p "$T/pods/$n"
     "$PYTHON" "$HERE/cri/cri.py" --address "$CTRD_SOCK" --proto-dir "$proto" run "entrec-$n" \

@@ -7,7 +7,7 @@
 #
 #   cri.py --address SOCKET --proto-dir DIR version
 #   cri.py --address SOCKET --proto-dir DIR run NAME [--host-network]
-#          [--privileged] [--seccomp runtime-default|unconfined]
+#          [--privileged] [--seccomp runtime-default|unconfined|localhost:PATH]
 #          [--image IMAGE] [--cgroup-parent DIR] [--log-dir DIR]
 #          -- COMMAND...
 #
@@ -21,6 +21,15 @@ import sys
 import time
 import uuid
 
+# What the kubelet (1.2x, pkg/securitycontext) sends for a container whose
+# procMount is Default: the runtime masks these paths and makes these
+# read-only (containerd leaves both out of privileged containers).
+KUBELET_MASKED_PATHS = [
+    "/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
+    "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys/firmware",
+]
+KUBELET_READONLY_PATHS = ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"]
+
 
 def main():
     parser = argparse.ArgumentParser(prog="cri.py")
@@ -32,7 +41,7 @@ def main():
     run.add_argument("name")
     run.add_argument("--host-network", action="store_true")
     run.add_argument("--privileged", action="store_true")
-    run.add_argument("--seccomp", choices=["runtime-default", "unconfined"])
+    run.add_argument("--seccomp", help="runtime-default, unconfined or localhost:PATH")
     run.add_argument("--image", default="docker.io/library/entitle-busybox:latest")
     run.add_argument("--cgroup-parent", default="")
     run.add_argument("--log-dir", default="")
@@ -98,6 +107,8 @@ def run_pod(rpc, api, args):
         security = api.LinuxContainerSecurityContext(
             privileged=args.privileged,
             namespace_options=pod_ns,
+            masked_paths=KUBELET_MASKED_PATHS,
+            readonly_paths=KUBELET_READONLY_PATHS,
         )
         set_seccomp(security, api, args.seccomp)
         container = api.ContainerConfig(
@@ -139,6 +150,11 @@ def set_seccomp(context, api, profile):
         context.seccomp.profile_type = api.SecurityProfile.RuntimeDefault
     elif profile == "unconfined":
         context.seccomp.profile_type = api.SecurityProfile.Unconfined
+    elif profile and profile.startswith("localhost:"):
+        context.seccomp.profile_type = api.SecurityProfile.Localhost
+        context.seccomp.localhost_ref = profile[len("localhost:"):]
+    elif profile:
+        raise SystemExit("unknown seccomp profile " + profile)
 
 
 def wait_exited(rpc, api, cid):

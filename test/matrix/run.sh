@@ -330,23 +330,30 @@ probe_snippet() {
   case $1 in
   bind-map)
     # Listen on 80 and find the port the kernel bound, by the socket's
-    # inode (other listeners on the host's namespace do not matter).
+    # inode (other listeners on the host's namespace do not matter); a
+    # listener that could not bind (a cell beside it in the host's
+    # namespace held the port for a moment) is tried again.
     cat <<'SH'
 printf 'bind-map 80: '
-nc -l -p 80 </dev/null >/dev/null 2>&1 &
-l=$!
 port=
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-  for fd in /proc/$l/fd/*; do
-    case $(readlink $fd) in socket:*) ino=$(readlink $fd | tr -dc 0-9) ;; esac
+for try in 1 2 3; do
+  nc -l -p 80 </dev/null >/dev/null 2>&1 &
+  l=$!
+  ino=
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    for fd in /proc/$l/fd/*; do
+      case $(readlink $fd) in socket:*) ino=$(readlink $fd | tr -dc 0-9) ;; esac
+    done
+    [ -z "$ino" ] || port=$(awk -v ino=$ino '$10 == ino { split($2, a, ":"); print a[2] }' /proc/net/tcp /proc/net/tcp6)
+    [ -z "$port" ] || break
+    kill -0 $l 2>/dev/null || break
+    sleep 0.05
   done
-  [ -z "${ino:-}" ] || port=$(awk -v ino=$ino '$10 == ino { split($2, a, ":"); print a[2] }' /proc/net/tcp /proc/net/tcp6)
+  kill $l 2>/dev/null
+  wait $l 2>/dev/null
   [ -z "$port" ] || break
-  kill -0 $l 2>/dev/null || break
-  sleep 0.05
+  sleep 0.2
 done
-kill $l 2>/dev/null
-wait $l 2>/dev/null
 case $port in 1F90) echo 8080 ;; 0050) echo 80 ;; '') echo none ;; *) echo "0x$port" ;; esac
 SH
     ;;
@@ -739,6 +746,10 @@ job() {
   mkdir -p "$dir"
   result() {
     printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$mode" "$config" "$ents" "$2" >"$W/results/$id"
+    # For the schema check at the end: the config the runtime was given.
+    if [ "$1" = run ] || [ "$1" = ok ]; then
+      cp "$dir/config.json" "$W/rewrites/$id.json" 2>/dev/null
+    fi
     if [ "$kind" = baseline ] && [ "$1" != ok ]; then
       # "error": the harness failed, not the runtime.
       printf '%s\t%s\t-\n' "$([ "$1" = failed ] && echo error || echo cannot)" "$2" >"$W/baselines/$mode.$config"
@@ -970,7 +981,7 @@ if [ -n "$KEEP" ]; then
 else
   W=$(mktemp -d /tmp/entitle-matrix.XXXXXX)
 fi
-mkdir -p "$W"/{results,baselines,cells,state}
+mkdir -p "$W"/{results,baselines,cells,state,rewrites}
 HOLDER_PID=""
 
 cleanup() {
@@ -1097,6 +1108,31 @@ echo "matrix: ${#CONFIGS[@]} configs, modes ${MODES[*]}: $CELLS cells ($(wc -l <
 START=$(date +%s)
 xargs -P "$JOBS" -L 1 "$0" --job <"$W/jobs.baseline"
 xargs -P "$JOBS" -L 1 "$0" --job <"$W/jobs.cells"
+# Every config entitle wrote for a cell that ran must validate against the
+# OCI runtime-spec schema (test/README.md, "Schema"), where the engine's
+# config (the normalised baseline) does.
+SCHEMA=/usr/share/gocode/src/github.com/opencontainers/runtime-spec/schema
+SCHEMA_NOTE="the OCI schema check was not run (needs node, node-ajv, golang-github-opencontainers-specs-dev)"
+if [ -f "$SCHEMA/config-schema.json" ] && command -v node >/dev/null &&
+  NODE_PATH=/usr/share/nodejs node -e 'require("ajv")' 2>/dev/null; then
+  SCHEMA_NOTE="every config entitle wrote for a cell that ran was checked against the OCI schema"
+  declare -A INVALID=()
+  while IFS= read -r line; do
+    INVALID[$(basename "${line%%: *}" .json)]=${line#*: }
+  done < <(find "$W/rewrites" -name '*.json' -print0 | sort -z |
+    NODE_PATH=/usr/share/nodejs xargs -0 -r node "$ENTITLE_SRCDIR/test/integration/helper/validate-oci.js" "$SCHEMA" || true)
+  for id in "${!INVALID[@]}"; do
+    IFS=$'\t' read -r st m c e d <"$W/results/$id"
+    [ "$st" = run ] || continue
+    base=$(grep -l -P "^ok\t$m\t$c\t-\t" "$W"/results/* | head -n 1)
+    if [ -n "$base" ] && [ -n "${INVALID[$(basename "$base")]:-}" ]; then
+      continue # the engine's config does not validate either
+    fi
+    printf 'failed\t%s\t%s\t%s\t%s\n' "$m" "$c" "$e" \
+      "the config entitle wrote does not validate against the OCI runtime-spec schema: $(cut -c 1-300 <<<"${INVALID[$id]}")" \
+      >"$W/results/$id"
+  done
+fi
 ELAPSED=$(($(date +%s) - START))
 
 # The summary.
@@ -1117,6 +1153,7 @@ echo
 echo "matrix: ${#CONFIGS[@]} configs x $(printf '%s\n' "${JOBLIST[@]}" | awk '{print $3}' | sort -u | wc -l) entitlement lists x modes ${MODES[*]}: $CELLS cells in ${ELAPSED}s"
 echo "matrix: run $RUN, refused $REFUSED, baseline-cannot-run $BASELINE, failed $FAILED"
 [ "$DONE" -eq "$CELLS" ] || echo "matrix: $((CELLS - DONE)) cells left no result (counted as failed)"
+echo "matrix: $SCHEMA_NOTE"
 if [ "$BASELINE" -gt 0 ]; then
   echo
   echo "baselines that cannot run here (config, mode: why):"

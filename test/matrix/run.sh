@@ -53,7 +53,9 @@
 # and, on a host that lacks CAP_SYS_RESOURCE or capabilities in its
 # bounding set (this CI host), what it cannot give at all: capabilities
 # outside the bounding set are left out, rlimits above its hard limits and
-# an oomScoreAdj below its own are clamped.  Each cell's detail says so.
+# an oomScoreAdj below its own are clamped; in the cgroup2-only namespace,
+# linux.resources of controllers its cgroup2 hierarchy lacks are left out.
+# The summary lists them.
 #
 # Environment (as Makefile.am's AM_TESTS_ENVIRONMENT sets it): ENTITLE,
 # ENTITLE_HOOK, ENTITLE_PROBE, ENTITLE_SRCDIR; MATRIX_CORPUS (default
@@ -907,7 +909,7 @@ while [ $# -gt 0 ]; do
   -j) JOBS=$2 && shift ;;
   --keep) KEEP=$2 && shift ;;
   --list) LIST=1 ;;
-  -h | --help) sed -n '3,56p' "$0" && exit 0 ;;
+  -h | --help) sed -n '3,/^set -uo/p' "$0" | sed '$d' && exit 0 ;;
   *) die "unknown option $1 (--help)" ;;
   esac
   shift

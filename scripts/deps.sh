@@ -3,7 +3,10 @@
 # Install what entitle needs to build and to test, from Debian 12's packages.
 # libclang-rt-dev: libFuzzer and clang's sanitizer runtimes (make fuzz);
 # gcc's libasan and libubsan come with build-essential (--enable-sanitizers);
-# valgrind: make valgrind.
+# valgrind: make valgrind; protobuf-compiler: the CRI client of
+# test/data/engines/record.sh (which also needs podman, docker.io,
+# python3-grpcio, python3-protobuf and containernetworking-plugins; it is
+# run by hand, not in CI).
 set -eu
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -15,4 +18,4 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	clang llvm bpftool \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux \
 	node-ajv golang-github-opencontainers-specs-dev \
-	libclang-rt-dev valgrind
+	libclang-rt-dev valgrind protobuf-compiler

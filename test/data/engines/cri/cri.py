@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A small CRI client (Kubernetes runtime.v1, the subset in api.proto) for
+# record.sh: it does what the kubelet does to run one container in a pod,
+# with the choices the corpus records, and removes both afterwards.
+#
+#   cri.py --address SOCKET --proto-dir DIR version
+#   cri.py --address SOCKET --proto-dir DIR run NAME [--host-network]
+#          [--privileged] [--seccomp runtime-default|unconfined|localhost:PATH]
+#          [--image IMAGE] [--cgroup-parent DIR] [--log-dir DIR]
+#          -- COMMAND...
+#
+# DIR holds api_pb2.py, generated from api.proto by record.sh with
+# `protoc --python_out` (Debian package protobuf-compiler); the transport is
+# Debian's python3-grpcio.  `run` prints the sandbox and container ids and
+# the container's exit code.
+
+import argparse
+import sys
+import time
+import uuid
+
+# What the kubelet (1.2x, pkg/securitycontext) sends for a container whose
+# procMount is Default: the runtime masks these paths and makes these
+# read-only (containerd leaves both out of privileged containers).
+KUBELET_MASKED_PATHS = [
+    "/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
+    "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys/firmware",
+]
+KUBELET_READONLY_PATHS = ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"]
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="cri.py")
+    parser.add_argument("--address", required=True, help="the CRI socket")
+    parser.add_argument("--proto-dir", required=True, help="where api_pb2.py is")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("version")
+    run = sub.add_parser("run")
+    run.add_argument("name")
+    run.add_argument("--host-network", action="store_true")
+    run.add_argument("--privileged", action="store_true")
+    run.add_argument("--seccomp", help="runtime-default, unconfined or localhost:PATH")
+    run.add_argument("--image", default="docker.io/library/entitle-busybox:latest")
+    run.add_argument("--cgroup-parent", default="")
+    run.add_argument("--log-dir", default="")
+    run.add_argument("command", nargs="+")
+    args = parser.parse_args()
+
+    sys.path.insert(0, args.proto_dir)
+    import grpc
+    import api_pb2 as api
+
+    channel = grpc.insecure_channel("unix://" + args.address)
+    rpc = Runtime(channel, api)
+    if args.cmd == "version":
+        v = rpc.call("Version", api.VersionRequest(version="v1"), api.VersionResponse)
+        print(v.runtime_name, v.runtime_version, v.runtime_api_version)
+        return 0
+    return run_pod(rpc, api, args)
+
+
+class Runtime:
+    """Unary calls of runtime.v1.RuntimeService, without generated stubs."""
+
+    def __init__(self, channel, api):
+        self.channel = channel
+        self.api = api
+
+    def call(self, method, request, response_type):
+        fn = self.channel.unary_unary(
+            "/runtime.v1.RuntimeService/" + method,
+            request_serializer=lambda m: m.SerializeToString(),
+            response_deserializer=response_type.FromString,
+        )
+        return fn(request, timeout=60)
+
+
+def run_pod(rpc, api, args):
+    uid = str(uuid.uuid4())
+    pod_ns = api.NamespaceOption(
+        network=api.NODE if args.host_network else api.POD,
+        pid=api.CONTAINER,
+        ipc=api.POD,
+    )
+    sandbox = api.PodSandboxConfig(
+        metadata=api.PodSandboxMetadata(name=args.name, uid=uid, namespace="default"),
+        hostname="" if args.host_network else args.name,
+        log_directory=args.log_dir,
+        labels={"io.kubernetes.pod.name": args.name, "io.kubernetes.pod.namespace": "default",
+                "io.kubernetes.pod.uid": uid},
+        linux=api.LinuxPodSandboxConfig(
+            cgroup_parent=args.cgroup_parent,
+            security_context=api.LinuxSandboxSecurityContext(
+                namespace_options=pod_ns, privileged=args.privileged
+            ),
+        ),
+    )
+    # As the kubelet: the pod's seccomp profile is the sandbox's too.
+    set_seccomp(sandbox.linux.security_context, api, args.seccomp)
+
+    pod = rpc.call("RunPodSandbox", api.RunPodSandboxRequest(config=sandbox),
+                   api.RunPodSandboxResponse).pod_sandbox_id
+    print("sandbox", pod)
+    try:
+        security = api.LinuxContainerSecurityContext(
+            privileged=args.privileged,
+            namespace_options=pod_ns,
+            masked_paths=KUBELET_MASKED_PATHS,
+            readonly_paths=KUBELET_READONLY_PATHS,
+        )
+        set_seccomp(security, api, args.seccomp)
+        container = api.ContainerConfig(
+            metadata=api.ContainerMetadata(name=args.name),
+            image=api.ImageSpec(image=args.image),
+            command=args.command,
+            envs=[api.KeyValue(key="PATH", value="/bin")],
+            labels={"io.kubernetes.container.name": args.name},
+            log_path=args.name + ".log" if args.log_dir else "",
+            linux=api.LinuxContainerConfig(security_context=security),
+        )
+        cid = rpc.call("CreateContainer",
+                       api.CreateContainerRequest(pod_sandbox_id=pod, config=container,
+                                                  sandbox_config=sandbox),
+                       api.CreateContainerResponse).container_id
+        print("container", cid)
+        try:
+            rpc.call("StartContainer", api.StartContainerRequest(container_id=cid),
+                     api.StartContainerResponse)
+            status = wait_exited(rpc, api, cid)
+            print("exit", status.exit_code)
+        finally:
+            rpc.call("StopContainer", api.StopContainerRequest(container_id=cid, timeout=0),
+                     api.StopContainerResponse)
+            rpc.call("RemoveContainer", api.RemoveContainerRequest(container_id=cid),
+                     api.RemoveContainerResponse)
+    finally:
+        rpc.call("StopPodSandbox", api.StopPodSandboxRequest(pod_sandbox_id=pod),
+                 api.StopPodSandboxResponse)
+        rpc.call("RemovePodSandbox", api.RemovePodSandboxRequest(pod_sandbox_id=pod),
+                 api.RemovePodSandboxResponse)
+    return 0
+
+
+def set_seccomp(context, api, profile):
+    if profile == "runtime-default":
+        # RuntimeDefault is 0, proto3's default: mark the field present.
+        context.seccomp.SetInParent()
+        context.seccomp.profile_type = api.SecurityProfile.RuntimeDefault
+    elif profile == "unconfined":
+        context.seccomp.profile_type = api.SecurityProfile.Unconfined
+    elif profile and profile.startswith("localhost:"):
+        context.seccomp.profile_type = api.SecurityProfile.Localhost
+        context.seccomp.localhost_ref = profile[len("localhost:"):]
+    elif profile:
+        raise SystemExit("unknown seccomp profile " + profile)
+
+
+def wait_exited(rpc, api, cid):
+    for _ in range(300):
+        status = rpc.call("ContainerStatus", api.ContainerStatusRequest(container_id=cid),
+                          api.ContainerStatusResponse).status
+        if status.state == api.CONTAINER_EXITED:
+            return status
+        time.sleep(0.1)
+    raise SystemExit("container %s did not exit" % cid)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

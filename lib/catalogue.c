@@ -180,7 +180,7 @@ entitle_cap_gated (size_t *n)
 
 static const struct entitle_fx_text_s fx_texts[] = {
   { FX_NEW_NETNS, "namespaces", "a new network namespace, unless one is given by path" },
-  { FX_HOST_NETNS, "namespaces", "the host's network namespace (the network namespace is removed)" },
+  { FX_HOST_NETNS, "namespaces", "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
   { FX_NEW_PIDNS, "namespaces", "a new pid namespace, unless one is given by path" },
   { FX_HOST_PIDNS, "namespaces", "the host's pid namespace (the pid namespace is removed)" },
   { FX_NNP, "process", "noNewPrivileges = true" },

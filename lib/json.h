@@ -91,13 +91,14 @@ json_t *json_get_or_add (json_t *obj, const char *key, enum json_type type);
 /** Set @key of @obj to @val (taking it), replacing every existing @key. */
 void json_set (json_t *obj, const char *key, json_t *val);
 
-/** Remove every @key from @obj; returns true if one was there. */
+/** Remove every @key from @obj; returns true if one was there.  @key must
+    not be one of @obj's own keys (json_remove_at removes a member).  */
 bool json_del (json_t *obj, const char *key);
 
 /** Append @val (taking it) to array @arr. */
 void json_push (json_t *arr, json_t *val);
 
-/** Remove and free element @i of array @arr. */
+/** Remove and free member @i of the array or object @arr. */
 void json_remove_at (json_t *arr, size_t i);
 
 /** The string of @v, or NULL when @v is not a string. */

@@ -49,6 +49,21 @@ add (json_t *ns, const char *type)
   json_push (ns, n);
 }
 
+/* The runtimes refuse a net.* sysctl outside a network namespace of the
+   container's own: written in the host's, it would change the host.  */
+static void
+drop_net_sysctls (json_t *linux_)
+{
+  json_t *sysctl = json_get (linux_, "sysctl");
+  size_t i;
+
+  for (i = 0; sysctl && sysctl->type == JSON_OBJECT && i < sysctl->n;)
+    if (strncmp (sysctl->keys[i], "net.", 4) == 0)
+      json_remove_at (sysctl, i);
+    else
+      i++;
+}
+
 void
 entitle_namespaces_apply (json_t *linux_, unsigned fx)
 {
@@ -56,7 +71,10 @@ entitle_namespaces_apply (json_t *linux_, unsigned fx)
   long net = find (ns, "network"), pid;
 
   if ((fx & FX_HOST_NETNS) && net >= 0)
-    json_remove_at (ns, (size_t)net);
+    {
+      json_remove_at (ns, (size_t)net);
+      drop_net_sysctls (linux_);
+    }
   else if ((fx & FX_NEW_NETNS) && net < 0)
     add (ns, "network");
   else if ((fx & FX_NEW_NETNS) && is_host_netns (json_string (json_get (ns->items[net], "path"))))

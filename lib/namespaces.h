@@ -13,7 +13,8 @@
  * by path (a Kubernetes pod's) is kept, except that FX_NEW_NETNS never
  * leaves the container in the host's network namespace, however the
  * engine named it (Docker's host mode names it by path): that one is
- * replaced by a new, empty namespace.
+ * replaced by a new, empty namespace.  FX_HOST_NETNS drops the net.*
+ * keys of linux.sysctl with the namespace.
  */
 void entitle_namespaces_apply (json_t *linux_, unsigned fx);
 

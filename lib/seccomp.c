@@ -469,6 +469,34 @@ allow_all (struct entitle_ctx_s *ctx, json_t *seccomp, const struct entitle_secc
   json_push (json_get_or_add (seccomp, "syscalls", JSON_ARRAY), rule);
 }
 
+/* Remove @name from every rule that denies it whatever its arguments
+   (Podman's profile denies bpf, the module calls and more by name, ahead
+   of its allow-list): an entitlement the admin granted allows them.  */
+static void
+lift_denial (json_t *seccomp, const char *name)
+{
+  json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n;)
+    {
+      json_t *r = syscalls->items[i], *names = json_get (r, "names"), *args = json_get (r, "args");
+      long at = json_array_find_string (names, name);
+
+      if (at < 0 || entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+          || (args && args->type == JSON_ARRAY && args->n > 0))
+        {
+          i++;
+          continue;
+        }
+      json_remove_at (names, (size_t)at);
+      if (names->n == 0)
+        json_remove_at (syscalls, i);
+      else
+        i++;
+    }
+}
+
 /* CAP_SYS_ADMIN held: clone and clone3 without conditions, and no ENOSYS
    rule for clone3 left behind.  */
 static void
@@ -556,6 +584,9 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
     return ret;
   if (plan->fx & (FX_SOCK_UNIX | FX_SOCK_USER))
     native_only (seccomp, archs[0]);
+  for (char *const *p = plan->allow; p && *p; p++)
+    if (!entitle_strv_has (plan->deny, *p))
+      lift_denial (seccomp, *p);
   if (!default_allows (seccomp))
     {
       if (plan->clone_ns)

@@ -135,6 +135,46 @@ names_of (const json_t *seccomp, struct names_s *set)
     }
 }
 
+/* Is @name denied by a rule of @seccomp without argument conditions?  */
+static bool
+denied_by_name (const json_t *seccomp, const json_t *name)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *args = json_get (r, "args");
+      if (!entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+          && (args == NULL || args->type != JSON_ARRAY || args->n == 0)
+          && json_array_find_string (json_get (r, "names"), name->text) >= 0)
+        return true;
+    }
+  return false;
+}
+
+/* A name denied by name before and not after: allowed now under an
+   allowing default, and under a denying one where a rule also allowed it
+   (libseccomp gives the deny precedence).  */
+static bool
+denial_lifted (const json_t *before, const json_t *after)
+{
+  const json_t *syscalls = json_get (before, "syscalls");
+  size_t i, j;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i], *names = json_get (r, "names"), *args = json_get (r, "args");
+      if (names == NULL || names->type != JSON_ARRAY || entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+          || (args && args->type == JSON_ARRAY && args->n > 0))
+        continue;
+      for (j = 0; j < names->n; j++)
+        if (names->items[j]->type == JSON_STRING && !denied_by_name (after, names->items[j]))
+          return true;
+    }
+  return false;
+}
+
 static bool
 seccomp_widens (const json_t *before, const json_t *after)
 {
@@ -149,6 +189,8 @@ seccomp_widens (const json_t *before, const json_t *after)
     return true;
   if (entitle_seccomp_action_allows (json_string (json_get (after, "defaultAction")))
       && !entitle_seccomp_action_allows (json_string (json_get (before, "defaultAction"))))
+    return true;
+  if (denial_lifted (before, after))
     return true;
   names_of (before, &nb);
   for (i = 0; !widens && syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)

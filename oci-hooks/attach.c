@@ -82,17 +82,19 @@ make_child (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
 
 /* The container's own cgroup into @dir.  Where the runtime manages none
    (crun --cgroup-manager=disabled) the container is in its caller's,
-   which is ours too: a child is made for it.  A cgroup the runtime chose
+   which is ours too: a child is made for it (@parent, PATH_MAX long,
+   receives the caller's; "" when none is made).  A cgroup the runtime chose
    that holds other processes (two containers given one cgroupsPath) is
    refused: no policy there would be the container's alone, and an exec
    into one would land outside the other's.  */
 static int
 own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char *mnt, char *dir, size_t len,
-            entitle_error_t *err)
+            char *parent, entitle_error_t *err)
 {
   char rel[PATH_MAX], mine[PATH_MAX];
   int shared, n;
 
+  parent[0] = '\0';
   if (entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err) < 0
       || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
     return -1;
@@ -104,30 +106,17 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
   if (strcmp (rel, mine) != 0)
     return entitle_make_error (err, EBUSY, "the container's cgroup `%s` holds other processes: no policy there could be its own",
                                dir);
+  strcpy (parent, dir);
   return make_child (ctx, st, mnt, dir, len, err);
 }
 
 static int
-enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan,
-         entitle_error_t *err)
+attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitle_error_t *err)
 {
   struct entitle_bpf_s b;
-  char mnt[256], dir[PATH_MAX];
-  cleanup_close int cgfd = -1, lock = -1;
+  cleanup_close int cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   int ret;
 
-  if (st->pid <= 0)
-    return entitle_make_error (err, EINVAL, "the state on stdin has no pid");
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0)
-    return -1;
-  if ((lock = hook_made_lock (ctx->config->state_dir, err)) < 0)
-    return -1;
-  hook_made_migrate (ctx->config->state_dir);
-  hook_made_collect (ctx->config->state_dir);
-  if (own_cgroup (ctx, st, mnt, dir, sizeof (dir), err) < 0)
-    return -1;
-  close (get_and_reset_fd (&lock));
-  cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (cgfd < 0)
     return entitle_make_sys_error (err, "open `%s`", dir);
   if (entitle_bpf_open (&b, true, err) < 0)
@@ -139,6 +128,38 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   if (ret == 0)
     ret = entitle_bpf_install (&b, &plan->policy, entitle_cgroup_id (cgfd), err);
   entitle_bpf_close (&b);
+  return ret;
+}
+
+static int
+enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan,
+         entitle_error_t *err)
+{
+  char mnt[256], dir[PATH_MAX], parent[PATH_MAX];
+  cleanup_close int lock = -1;
+  int ret;
+
+  if (st->pid <= 0)
+    return entitle_make_error (err, EINVAL, "the state on stdin has no pid");
+  if (entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0)
+    return -1;
+  if ((lock = hook_made_lock (ctx->config->state_dir, err)) < 0)
+    return -1;
+  hook_made_migrate (ctx->config->state_dir);
+  hook_made_collect (ctx->config->state_dir);
+  if (own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err) < 0)
+    return -1;
+  close (get_and_reset_fd (&lock));
+  ret = attach_and_write (plan, dir, err);
+  /* The create fails: a cgroup made for it goes now, not at the next
+     hook (the runtime runs no poststop for a container it never made).  */
+  if (ret < 0 && parent[0])
+    {
+      entitle_error_t moved = NULL;
+      if (entitle_cgroup_move (parent, st->pid, &moved) == 0)
+        hook_made_remove (ctx->config->state_dir, st->root, st->id, ctx->log);
+      entitle_error_release (&moved);
+    }
   return ret;
 }
 

@@ -1197,6 +1197,17 @@ test_catalogue_table (void **state)
         json_del (json_get (b, "linux"), "seccomp");
         json_del (a, "annotations");
         json_del (b, "annotations");
+        /* In the host's network namespace the engine's net.* sysctls go
+           with the namespace (the runtimes refuse them there).  */
+        if (!r->netns)
+          {
+            const json_t *sysctl = json_get (json_get (b, "linux"), "sysctl");
+            for (size_t k = 0; sysctl && k < sysctl->n; k++)
+              if (strncmp (sysctl->keys[k], "net.", 4) == 0)
+                fail_msg ("%s on %s: kept sysctl %s", r->ent, fixture_file[r->fixture], sysctl->keys[k]);
+            json_del (json_get (a, "linux"), "sysctl");
+            json_del (json_get (b, "linux"), "sysctl");
+          }
         assert_hooks (r->ent, fixture_file[r->fixture], a, b);
         if (!json_equal (a, b))
           fail_msg ("%s on %s: changed more than its effects", r->ent, fixture_file[r->fixture]);

@@ -673,6 +673,50 @@ test_entitle_seccomp_apply_sock_rules_native_abi (void **state)
   }
 }
 
+/* Podman's profile denies bpf and the module calls by name ahead of its
+   allow-list: what a granted entitlement allows is lifted from such a
+   rule (and from no rule with argument conditions), under either
+   default.  */
+static void
+test_entitle_seccomp_apply_allow_lifts_denial (void **state)
+{
+  static const char *const profiles[] = {
+    "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+    "{\"names\": [\"bpf\", \"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1},"
+    "{\"names\": [\"bpf\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 22, \"args\": [{\"index\": 0, \"value\": 99, \"op\": \"SCMP_CMP_EQ\"}]},"
+    "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"}]}",
+    "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+    "{\"names\": [\"bpf\", \"kexec_load\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1}]}",
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < 2; i++)
+    {
+      cleanup_json json_t *spec = spec_with (profiles[i]);
+      char *allow[] = { "bpf", NULL };
+      struct entitle_seccomp_plan_s plan = { .allow = allow };
+      const json_t *seccomp = applied (spec, &plan), *syscalls = json_get (seccomp, "syscalls");
+      size_t k, denied = 0, conditional = 0;
+
+      for (k = 0; k < syscalls->n; k++)
+        {
+          const json_t *r = syscalls->items[k], *args = json_get (r, "args");
+          if (allows (r))
+            continue;
+          denied += lists (r, "bpf") && (args == NULL || args->n == 0);
+          conditional += lists (r, "bpf") && args && args->n > 0;
+          if (lists (r, "kexec_load"))
+            assert_false (lists (r, "bpf"));
+        }
+      assert_int_equal (denied, 0);
+      assert_int_equal (conditional, i == 0);
+      if (i == 0)
+        assert_int_equal (count_allowing (seccomp, "bpf", NULL), 1);
+      build_filter (seccomp);
+    }
+}
+
 static void
 test_entitle_seccomp_apply_allow_adds_one_rule (void **state)
 {
@@ -1002,6 +1046,7 @@ main (void)
     cmocka_unit_test (test_entitle_seccomp_apply_clone_no_ns_allow_default),
     cmocka_unit_test (test_entitle_seccomp_apply_personality_allow_default),
     cmocka_unit_test (test_entitle_seccomp_apply_sock_rules_native_abi),
+    cmocka_unit_test (test_entitle_seccomp_apply_allow_lifts_denial),
     cmocka_unit_test (test_entitle_seccomp_apply_allow_adds_one_rule),
     cmocka_unit_test (test_entitle_seccomp_apply_allow_conditional),
     cmocka_unit_test (test_entitle_seccomp_apply_unresolvable_deny),

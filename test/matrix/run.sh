@@ -336,21 +336,19 @@ probe_snippet() {
   case $1 in
   bind-reach)
     # A listener on the port bind(0) chose, and a connection to it over
-    # the container's own loopback: "accepted" if it got there.
+    # the container's own loopback: "accepted" if it got there.  Through
+    # a pipe: a pod sandbox's /dev/shm is read-only.
     cat <<'SH'
 printf 'bind-reach: '
-/probe listen0 2 >/dev/shm/matrix-listen 2>/dev/null &
-l=$!
-port=
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  port=$(head -n 1 /dev/shm/matrix-listen 2>/dev/null)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-case $(/probe connect 127.0.0.1 "${port:-1}" 1) in
-ENETUNREACH | EADDRNOTAVAIL) kill $l 2>/dev/null; echo skip ;;
-*) wait $l; sed -n 2p /dev/shm/matrix-listen ;;
-esac
+/probe listen0 2 2>/dev/null | {
+  read -r port
+  c=$(/probe connect 127.0.0.1 "${port:-1}" 1)
+  read -r result
+  case $c in
+  ENETUNREACH | EADDRNOTAVAIL) echo skip ;;
+  *) echo "${result:-none}" ;;
+  esac
+}
 SH
     ;;
   bind-map)

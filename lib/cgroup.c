@@ -107,22 +107,46 @@ entitle_cgroup_id (int dirfd)
   return fstat (dirfd, &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
-bool
-entitle_cgroup_alive (int mountfd, uint64_t id)
+/* The cgroup of id @id, opened under the mount @mountfd: cgroupfs file
+   handles are the 64-bit kernfs id (what systemd uses).  */
+static int
+open_id (int mountfd, uint64_t id)
 {
-  /* cgroupfs file handles are the 64-bit kernfs id (what systemd uses).  */
   _Alignas(struct file_handle) unsigned char buf[sizeof (struct file_handle) + sizeof (id)];
   struct file_handle *fh = (struct file_handle *)buf;
-  int fd;
 
   fh->handle_bytes = sizeof (id);
   fh->handle_type = 0xfe; /* FILEID_KERNFS */
   memcpy (fh->f_handle, &id, sizeof (id));
-  fd = open_by_handle_at (mountfd, fh, O_RDONLY | O_CLOEXEC);
+  return open_by_handle_at (mountfd, fh, O_RDONLY | O_CLOEXEC);
+}
+
+bool
+entitle_cgroup_alive (int mountfd, uint64_t id)
+{
+  int fd = open_id (mountfd, id);
+
   if (fd >= 0)
     {
       close (fd);
       return true;
     }
   return errno != ESTALE && errno != ENOENT;
+}
+
+int
+entitle_cgroup_path_of_id (int mountfd, uint64_t id, char *buf, size_t len)
+{
+  cleanup_close int fd = open_id (mountfd, id);
+  char link[64];
+  ssize_t n;
+
+  if (fd < 0)
+    return -1;
+  snprintf (link, sizeof (link), "/proc/self/fd/%d", fd);
+  n = readlink (link, buf, len - 1);
+  if (n < 0)
+    return -1;
+  buf[n] = '\0';
+  return 0;
 }

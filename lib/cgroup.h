@@ -38,4 +38,7 @@ uint64_t entitle_cgroup_id (int dirfd);
 /** Is a cgroup with this id still there (under the mount @mountfd)?  */
 bool entitle_cgroup_alive (int mountfd, uint64_t id);
 
+/** The path of the cgroup @id in this mount namespace (under @mountfd).  */
+int entitle_cgroup_path_of_id (int mountfd, uint64_t id, char *buf, size_t len);
+
 #endif

@@ -206,19 +206,15 @@ struct old_owner
 void
 hook_made_migrate (const char *state_dir)
 {
-  char key[OLD_NAME], next[OLD_NAME], mnt[256];
+  char key[OLD_NAME], next[OLD_NAME], mnt[256], path[4096];
   struct old_owner o;
-  cleanup_close int map = bpf_obj_get (OLD_OWNERS);
-  entitle_error_t no_mount = NULL;
+  cleanup_close int map = bpf_obj_get (OLD_OWNERS), mntfd = -1;
   void *cur = NULL;
 
-  if (map < 0)
+  /* The path it recorded is the one of the namespace that made it: the
+     id names the cgroup here.  */
+  if (map < 0 || (mntfd = open_mount (mnt, sizeof (mnt))) < 0)
     return;
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &no_mount) < 0)
-    {
-      entitle_error_release (&no_mount);
-      return;
-    }
   while (bpf_map_get_next_key (map, cur, next) == 0)
     {
       char *nl = memchr (next, '\n', sizeof (next));
@@ -227,11 +223,12 @@ hook_made_migrate (const char *state_dir)
       memcpy (key, next, sizeof (key));
       cur = key;
       if (bpf_map_lookup_elem (map, key, &o) < 0 || o.made[0] == '\0' || nl == NULL
-          || strncmp (o.made, mnt, strlen (mnt)) != 0)
+          || entitle_cgroup_path_of_id (mntfd, o.cgroup_id, path, sizeof (path)) < 0
+          || strncmp (path, mnt, strlen (mnt)) != 0)
         continue;
       *nl = '\0';
-      key[sizeof (key) - 1] = '\0';
-      hook_made_record (state_dir, next, nl + 1, o.made + strlen (mnt), o.cgroup_id, &err);
+      next[sizeof (next) - 1] = '\0';
+      hook_made_record (state_dir, next, nl + 1, path + strlen (mnt), o.cgroup_id, &err);
       entitle_error_release (&err);
     }
 }

@@ -13,6 +13,7 @@
 #include "catalogue.h"
 #include "entitlements.h"
 #include "resolve.h"
+#include "utils.h"
 
 /* The catalogue, the entitlement syntax, the resolver's sources and
    ladders, the grant globs and the admin config (DESIGN §2, §3).  */
@@ -1142,10 +1143,12 @@ static void
 test_entitle_config_grant_hint (void **state)
 {
   struct entitle_config_s cfg;
+  cleanup_free char *present = NULL, *absent = NULL, *empty = NULL;
 
   (void)state;
   config_from (&cfg, "{}");
-  assert_string_equal (entitle_config_grant_hint (&cfg, "network.admin"), "not granted by " CONFIG_PATH);
+  present = entitle_config_grant_hint (&cfg, "network.admin");
+  assert_string_equal (present, "not granted by " CONFIG_PATH);
   assert_string_equal (entitle_config_name (&cfg), CONFIG_PATH);
   entitle_config_free (&cfg);
 
@@ -1153,18 +1156,19 @@ test_entitle_config_grant_hint (void **state)
   memset (&cfg, 0, sizeof (cfg));
   cfg.path = strdup (CONFIG_PATH);
   entitle_config_reset (&cfg);
-  assert_string_equal (entitle_config_grant_hint (&cfg, "network.egress=10.0.0.0/8"),
-                       "not granted by an admin config: there is none at " CONFIG_PATH
-                       " (to grant it, an admin writes {\"grant\": [\"network.egress=10.0.0.0/8\"]} there; see "
-                       "entitle.json(5))");
+  absent = entitle_config_grant_hint (&cfg, "network.egress=10.0.0.0/8");
+  assert_string_equal (absent, "not granted by an admin config: there is none at " CONFIG_PATH
+                               " (to grant it, an admin writes {\"grant\": [\"network.egress=10.0.0.0/8\"]} there; see "
+                               "entitle.json(5))");
   entitle_config_free (&cfg);
 
   /* ENTITLE_CONFIG= .  */
   memset (&cfg, 0, sizeof (cfg));
   entitle_config_reset (&cfg);
   assert_string_equal (cfg.path, "");
-  assert_contains (entitle_config_grant_hint (&cfg, "security.admin"), "there is none (ENTITLE_CONFIG is set and empty");
-  assert_contains (entitle_config_grant_hint (&cfg, "security.admin"), "{\"grant\": [\"security.admin\"]}");
+  empty = entitle_config_grant_hint (&cfg, "security.admin");
+  assert_contains (empty, "there is none (ENTITLE_CONFIG is set and empty");
+  assert_contains (empty, "{\"grant\": [\"security.admin\"]}");
   assert_string_equal (entitle_config_name (&cfg), "an admin config");
   entitle_config_free (&cfg);
 }

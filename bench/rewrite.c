@@ -69,6 +69,7 @@ main (int argc, char **argv)
         for (i = 0; i < 10; i++)
           {
             struct entitle_ctx_s ctx;
+            struct entitle_set_s final = { 0 };
             json_t *spec = NULL;
             char *out = NULL;
             size_t out_len;
@@ -78,7 +79,7 @@ main (int argc, char **argv)
             if (json_parse (raw, len, &spec, &err) < 0)
               fail (&err);
             r0 = cpu_us ();
-            if (entitle_rewrite (&ctx, spec, &err) <= 0)
+            if (entitle_rewrite (&ctx, spec, &final, &err) <= 0)
               {
                 if (err)
                   fail (&err);
@@ -97,9 +98,11 @@ main (int argc, char **argv)
                 free (out);
                 out = NULL;
               }
-            if (json_generate (spec, &out, &out_len, &err) < 0)
+            /* What create writes back.  */
+            if (json_generate_compact (spec, &out, &out_len, &err) < 0)
               fail (&err);
             free (out);
+            entitle_set_free (&final);
             json_free (spec);
             entitle_ctx_release (&ctx);
           }

@@ -35,11 +35,8 @@ add_blob() {
 build_image() {
   local d=$1 rootfs=$1/rootfs layout=$1/layout diff_id layer config manifest arch
   arch=$(oci_arch)
-  mkdir -p "$rootfs"/{bin,etc,proc,sys,dev,tmp} "$layout/blobs/sha256"
-  cp "$(command -v busybox)" "$rootfs/bin/busybox"
-  for applet in $("$rootfs/bin/busybox" --list); do
-    [ "$applet" = busybox ] || ln -s busybox "$rootfs/bin/$applet"
-  done
+  mkdir -p "$layout/blobs/sha256"
+  "$BUSYBOX_ROOTFS" "$rootfs"
   cp "$ENTITLE_PROBE" "$rootfs/probe"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$d/layer.tar" .
   diff_id=sha256:$(sha256sum "$d/layer.tar" | cut -d' ' -f1)

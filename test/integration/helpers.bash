@@ -30,6 +30,7 @@ bats_require_minimum_version 1.5.0
 export ENTITLE ENTITLE_PROBE
 
 RUN_CRUN="${BATS_TEST_DIRNAME}/run-crun.sh"
+BUSYBOX_ROOTFS="${BATS_TEST_DIRNAME}/../busybox-rootfs.sh"
 CRUN_BIN=$(command -v crun || echo /usr/bin/crun)
 RUNC_BIN=$(command -v runc || echo /usr/sbin/runc)
 
@@ -180,13 +181,7 @@ build_rootfs() {
     flock 9
     if [ ! -x "$ROOTFS/bin/busybox" ]; then
       rm -rf "$ROOTFS.tmp"
-      mkdir -p "$ROOTFS.tmp"/{bin,dev,etc,proc,sys,tmp,run}
-      cp "$busybox" "$ROOTFS.tmp/bin/busybox"
-      for applet in $("$busybox" --list); do
-        [ "$applet" = busybox ] || ln -s busybox "$ROOTFS.tmp/bin/$applet"
-      done
-      echo 'root:x:0:0:root:/:/bin/sh' >"$ROOTFS.tmp/etc/passwd"
-      echo 'root:x:0:' >"$ROOTFS.tmp/etc/group"
+      "$BUSYBOX_ROOTFS" "$ROOTFS.tmp" "$busybox"
       cp "$ENTITLE_PROBE" "$ROOTFS.tmp/probe"
       mv "$ROOTFS.tmp" "$ROOTFS"
     elif [ "$ENTITLE_PROBE" -nt "$ROOTFS/probe" ]; then

@@ -1046,13 +1046,7 @@ if LC_ALL=C readelf -l "$busybox" 2>/dev/null | grep -q 'Requesting program inte
   die "needs a static busybox (Debian package busybox-static)"
 fi
 ROOTFS=$W/rootfs
-mkdir -p "$ROOTFS"/{bin,dev,etc,proc,sys,tmp,run}
-cp "$busybox" "$ROOTFS/bin/busybox"
-for applet in $("$busybox" --list); do
-  [ "$applet" = busybox ] || ln -s busybox "$ROOTFS/bin/$applet"
-done
-echo 'root:x:0:0:root:/:/bin/sh' >"$ROOTFS/etc/passwd"
-echo 'root:x:0:' >"$ROOTFS/etc/group"
+"$HERE/../busybox-rootfs.sh" "$ROOTFS" "$busybox"
 cp "$ENTITLE_PROBE" "$ROOTFS/probe"
 # Mount points the configs name, made now (the rootfs is shared, and
 # read-only in the containers): a file where a bind mount's source is one.

@@ -191,16 +191,11 @@ oci_arch() {
 # long sleep (it is the CRI's sandbox image too).  $T/rootfs.tar for
 # docker/podman import, $T/image.tar (an OCI layout) for ctr import.
 build_image() {
-  local rootfs=$T/rootfs layout=$T/layout busybox applet diff_id digest size
+  local rootfs=$T/rootfs layout=$T/layout busybox diff_id digest size
   local config config_size layer layer_size manifest manifest_size
   busybox=$(command -v busybox)
-  mkdir -p "$rootfs"/{bin,etc,proc,sys,dev,tmp,run} "$layout/blobs/sha256"
-  cp "$busybox" "$rootfs/bin/busybox"
-  for applet in $("$busybox" --list); do
-    [ "$applet" = busybox ] || ln -s busybox "$rootfs/bin/$applet"
-  done
-  echo 'root:x:0:0:root:/:/bin/sh' >"$rootfs/etc/passwd"
-  echo 'root:x:0:' >"$rootfs/etc/group"
+  mkdir -p "$layout/blobs/sha256"
+  "$HERE/../../busybox-rootfs.sh" "$rootfs" "$busybox"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$T/rootfs.tar" .
   diff_id=sha256:$(sha256sum "$T/rootfs.tar" | cut -d' ' -f1)
   gzip -n -c "$T/rootfs.tar" >"$T/layer.tar.gz"

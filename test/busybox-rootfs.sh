@@ -6,7 +6,8 @@
 # applet, the mount points the runtimes need, and root in /etc/passwd and
 # /etc/group.  BUSYBOX defaults to the one on PATH (Debian's
 # busybox-static).  The integration tests, the matrix, the engine
-# recorder and the benchmarks all build theirs with this script.
+# recorder and the benchmarks all build theirs with this script (and
+# test/oci-image.sh makes an image of it for the engines).
 set -eu
 dir=$1
 busybox=${2:-$(command -v busybox)}

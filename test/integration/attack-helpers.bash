@@ -302,39 +302,12 @@ capture_containerd_profile() {
 }
 
 capture_containerd_profile_in() {
-  local d=$1 out=$2 ns="entitle-atk-${1##*.}" arch digest
-  case "$(uname -m)" in
-    x86_64) arch=amd64 ;;
-    aarch64) arch=arm64 ;;
-    *) arch=$(uname -m) ;;
-  esac
-  # The image: busybox and /bin/true, one layer, an OCI layout.
-  mkdir -p "$d/rootfs/bin" "$d/layout/blobs/sha256"
+  local d=$1 out=$2 ns="entitle-atk-${1##*.}"
+  # The image: busybox and /bin/true, one layer.
+  mkdir -p "$d/rootfs/bin"
   cp "$(command -v busybox)" "$d/rootfs/bin/busybox"
   ln -s busybox "$d/rootfs/bin/true"
-  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$d/rootfs" -cf "$d/layer.tar" .
-  local diff_id=sha256:$(sha256sum "$d/layer.tar" | cut -d' ' -f1)
-  blob() {
-    digest=$(sha256sum "$1" | cut -d' ' -f1)
-    cp "$1" "$d/layout/blobs/sha256/$digest"
-    echo "sha256:$digest $(stat -c %s "$1")"
-  }
-  local layer config manifest
-  read -r -a layer < <(blob "$d/layer.tar")
-  jq -n -c --arg arch "$arch" --arg diff "$diff_id" '{architecture: $arch, os: "linux",
-    config: {Cmd: ["/bin/true"]}, rootfs: {type: "layers", diff_ids: [$diff]}}' >"$d/config.json"
-  read -r -a config < <(blob "$d/config.json")
-  jq -n -c --arg c "${config[0]}" --argjson cs "${config[1]}" --arg l "${layer[0]}" --argjson ls "${layer[1]}" '{
-    schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
-    config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $c, size: $cs},
-    layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar", digest: $l, size: $ls}]}' >"$d/manifest.json"
-  read -r -a manifest < <(blob "$d/manifest.json")
-  jq -n -c --arg m "${manifest[0]}" --argjson ms "${manifest[1]}" --arg arch "$arch" '{schemaVersion: 2,
-    manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json", digest: $m, size: $ms,
-      platform: {architecture: $arch, os: "linux"},
-      annotations: {"org.opencontainers.image.ref.name": "latest"}}]}' >"$d/layout/index.json"
-  echo '{"imageLayoutVersion": "1.0.0"}' >"$d/layout/oci-layout"
-  tar -C "$d/layout" -cf "$d/image.tar" .
+  "$OCI_IMAGE" "$d/rootfs" "$d/image.tar" /bin/true
 
   # The capture runtime: the config.json containerd wrote, then runc.
   cat >"$d/capture-runtime" <<SH

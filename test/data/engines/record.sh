@@ -179,53 +179,13 @@ sed -e "s|@CAPTURE_DIR@|$T/captured|" -e "s|@RUNC@|$RUNC|" \
   "$HERE/capture-runtime.sh" >"$CAPTURE"
 chmod 755 "$CAPTURE"
 
-oci_arch() {
-  case "$(uname -m)" in
-  x86_64) echo amd64 ;;
-  aarch64) echo arm64 ;;
-  *) uname -m ;;
-  esac
-}
-
 # The image: busybox-static and its applets, PATH=/bin, default command a
 # long sleep (it is the CRI's sandbox image too).  $T/rootfs.tar for
 # docker/podman import, $T/image.tar (an OCI layout) for ctr import.
 build_image() {
-  local rootfs=$T/rootfs layout=$T/layout busybox diff_id digest size
-  local config config_size layer layer_size manifest manifest_size
-  busybox=$(command -v busybox)
-  mkdir -p "$layout/blobs/sha256"
-  "$HERE/../../busybox-rootfs.sh" "$rootfs" "$busybox"
-  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$T/rootfs.tar" .
-  diff_id=sha256:$(sha256sum "$T/rootfs.tar" | cut -d' ' -f1)
-  gzip -n -c "$T/rootfs.tar" >"$T/layer.tar.gz"
-  blob() {
-    digest=$(sha256sum "$1" | cut -d' ' -f1)
-    size=$(stat -c %s "$1")
-    cp "$1" "$layout/blobs/sha256/$digest"
-  }
-  blob "$T/layer.tar.gz"
-  layer=sha256:$digest layer_size=$size
-  jq -n -c --arg arch "$(oci_arch)" --arg diff "$diff_id" '{
-    architecture: $arch, os: "linux",
-    config: {Cmd: ["/bin/sleep", "3600"], Env: ["PATH=/bin"]},
-    rootfs: {type: "layers", diff_ids: [$diff]}}' >"$T/image-config.json"
-  blob "$T/image-config.json"
-  config=sha256:$digest config_size=$size
-  jq -n -c --arg c "$config" --argjson cs "$config_size" --arg l "$layer" --argjson ls "$layer_size" '{
-    schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
-    config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $c, size: $cs},
-    layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar+gzip", digest: $l, size: $ls}]}' \
-    >"$T/manifest.json"
-  blob "$T/manifest.json"
-  manifest=sha256:$digest manifest_size=$size
-  jq -n -c --arg m "$manifest" --argjson ms "$manifest_size" --arg arch "$(oci_arch)" '{
-    schemaVersion: 2,
-    manifests: [{mediaType: "application/vnd.oci.image.manifest.v1+json", digest: $m, size: $ms,
-      platform: {architecture: $arch, os: "linux"},
-      annotations: {"org.opencontainers.image.ref.name": "latest"}}]}' >"$layout/index.json"
-  echo '{"imageLayoutVersion": "1.0.0"}' >"$layout/oci-layout"
-  tar -C "$layout" -cf "$T/image.tar" .
+  "$HERE/../../busybox-rootfs.sh" "$T/rootfs"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$T/rootfs" -cf "$T/rootfs.tar" .
+  "$HERE/../../oci-image.sh" "$T/rootfs" "$T/image.tar" /bin/sleep 3600
 }
 
 # A CNI network of this run: a bridge with no address, no gateway and no

@@ -286,18 +286,7 @@ capture_containerd_profile() {
   # A short path: the socket's name must fit in sun_path.
   dir=$(mktemp -d /tmp/entitle-atk.XXXXXX)
   capture_containerd_profile_in "$dir" "$out" || rc=$?
-  if [ -f "$dir/containerd.pid" ]; then
-    kill "$(cat "$dir/containerd.pid")" 2>/dev/null || true
-    for _ in $(seq 100); do
-      kill -0 "$(cat "$dir/containerd.pid")" 2>/dev/null || break
-      sleep 0.1
-    done
-  fi
-  findmnt -rn -o TARGET | grep "^$dir/" | sort -r | while read -r m; do
-    umount -l "$m" || true
-  done
-  rm -rf "$dir"
-  rmdir /sys/fs/cgroup/*/"entitle-atk-${dir##*.}" /sys/fs/cgroup/"entitle-atk-${dir##*.}" 2>/dev/null || true
+  containerd_stop "$dir" "entitle-atk-${dir##*.}"
   return "$rc"
 }
 
@@ -322,29 +311,7 @@ exec "$RUNC_BIN" "\$@"
 SH
   chmod +x "$d/capture-runtime"
 
-  cat >"$d/config.toml" <<EOF
-version = 2
-root = "$d/root"
-state = "$d/state"
-disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.btrfs",
-  "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper",
-  "io.containerd.snapshotter.v1.aufs", "io.containerd.internal.v1.opt",
-  "io.containerd.tracing.processor.v1.otlp"]
-[grpc]
-  address = "$d/containerd.sock"
-[ttrpc]
-  address = "$d/containerd.sock.ttrpc"
-[debug]
-  address = ""
-[metrics]
-  address = ""
-EOF
-  ENTITLE_CONFIG="$d/no-entitle.json" containerd --config "$d/config.toml" >"$d/containerd.log" 2>&1 &
-  echo $! >"$d/containerd.pid"
-  for _ in $(seq 100); do
-    ctr -a "$d/containerd.sock" version >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  containerd_start "$d" || return 1
   ctr -a "$d/containerd.sock" -n "$ns" images import --base-name docker.io/library/entitle-atk \
     "$d/image.tar" >/dev/null || {
     cat "$d/containerd.log" >&2

@@ -38,64 +38,20 @@ setup_file() {
   # runc names cgroups /NAMESPACE/ID: a namespace of this run only.
   export CTRD_NS="entitle-test-${CTRD_DIR##*.}"
   build_image "$CTRD_DIR"
-  cat >"$CTRD_DIR/config.toml" <<EOF
-version = 2
-root = "$CTRD_DIR/root"
-state = "$CTRD_DIR/state"
-disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.btrfs",
-  "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper",
-  "io.containerd.snapshotter.v1.aufs", "io.containerd.internal.v1.opt",
-  "io.containerd.tracing.processor.v1.otlp"]
-[grpc]
-  address = "$CTRD_DIR/containerd.sock"
-[ttrpc]
-  address = "$CTRD_DIR/containerd.sock.ttrpc"
-[debug]
-  address = ""
-[metrics]
-  address = ""
-EOF
   # entitle installed as `runc` first on containerd's PATH (as
   # docs/integration.md offers): what `ctr run` without --runc-binary runs.
   mkdir "$CTRD_DIR/bin"
   ln -s "$(realpath "$ENTITLE")" "$CTRD_DIR/bin/runc"
   # The shim and entitle inherit containerd's environment: entitle must
   # not read the host's /etc/entitle/entitle.json (ENTITLE_CONFIG= : none).
-  # Not bats' fd 3: a shim that a failed test leaves would hang the run.
-  PATH="$CTRD_DIR/bin:$PATH" ENTITLE_CONFIG= \
-    containerd --config "$CTRD_DIR/config.toml" >"$CTRD_DIR/containerd.log" 2>&1 3>&- &
-  echo $! >"$CTRD_DIR/containerd.pid"
-  for _ in $(seq 100); do
-    ctr -a "$CTRD_DIR/containerd.sock" version >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  if ! ctr -a "$CTRD_DIR/containerd.sock" version >/dev/null 2>&1; then
-    cat "$CTRD_DIR/containerd.log" >&2
-    echo "containerd did not start" >&2
-    return 1
-  fi
+  PATH="$CTRD_DIR/bin:$PATH" ENTITLE_CONFIG= containerd_start "$CTRD_DIR" || return 1
   ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" images import \
     --base-name docker.io/library/entitle-busybox "$CTRD_DIR/image.tar" >/dev/null
 }
 
 teardown_file() {
-  local pid
   [ -n "${CTRD_DIR:-}" ] || return 0
-  if [ -f "$CTRD_DIR/containerd.pid" ]; then
-    pid=$(cat "$CTRD_DIR/containerd.pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-  fi
-  # Snapshot or rootfs mounts left by a failed test, innermost first.
-  findmnt -rn -o TARGET | grep "^$CTRD_DIR/" | sort -r | while read -r m; do
-    umount -l "$m" || true
-  done
-  rm -rf "$CTRD_DIR"
-  # runc removes a container's cgroups, not their /NAMESPACE parents.
-  rmdir /sys/fs/cgroup/*/"$CTRD_NS" /sys/fs/cgroup/"$CTRD_NS" 2>/dev/null || true
+  containerd_stop "$CTRD_DIR" "$CTRD_NS"
 }
 
 setup() {

@@ -168,6 +168,62 @@ require_crun() {
   fi
 }
 
+# containerd_start DIR: a private containerd (the CRI plugin off) with
+# its root, state and socket (DIR/containerd.sock) in DIR, run with the
+# caller's environment; its pid in DIR/containerd.pid.  Waits until it
+# answers.  Not bats' fd 3: a shim that a failed test leaves would hang
+# the run.
+containerd_start() {
+  local d=$1
+  cat >"$d/config.toml" <<EOF
+version = 2
+root = "$d/root"
+state = "$d/state"
+disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.btrfs",
+  "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper",
+  "io.containerd.snapshotter.v1.aufs", "io.containerd.internal.v1.opt",
+  "io.containerd.tracing.processor.v1.otlp"]
+[grpc]
+  address = "$d/containerd.sock"
+[ttrpc]
+  address = "$d/containerd.sock.ttrpc"
+[debug]
+  address = ""
+[metrics]
+  address = ""
+EOF
+  containerd --config "$d/config.toml" >"$d/containerd.log" 2>&1 3>&- &
+  echo $! >"$d/containerd.pid"
+  for _ in $(seq 100); do
+    ctr -a "$d/containerd.sock" version >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  cat "$d/containerd.log" >&2
+  echo "containerd did not start" >&2
+  return 1
+}
+
+# containerd_stop DIR NS: stop containerd_start's containerd by its pid,
+# unmount what it left under DIR (snapshots, rootfs of a failed test;
+# innermost first), remove DIR, and the cgroup parents runc made for the
+# ctr namespace NS (runc removes a container's cgroups, not these).
+containerd_stop() {
+  local d=$1 ns=$2 pid
+  if [ -f "$d/containerd.pid" ]; then
+    pid=$(cat "$d/containerd.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+  fi
+  findmnt -rn -o TARGET | grep "^$d/" | sort -r | while read -r m; do
+    umount -l "$m" || true
+  done
+  rm -rf "$d"
+  rmdir /sys/fs/cgroup/*/"$ns" /sys/fs/cgroup/"$ns" 2>/dev/null || true
+}
+
 # build_rootfs: the busybox rootfs, built once per bats run and shared by
 # every container read-only.  /probe is rebuilt whenever it is older than
 # $ENTITLE_PROBE.

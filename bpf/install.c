@@ -53,10 +53,3 @@ entitle_bpf_install (struct entitle_bpf_s *b, const struct entitle_policy *polic
     return entitle_make_sys_error (err, "write the policy of cgroup %llu", (unsigned long long)cgroup_id);
   return 0;
 }
-
-int
-entitle_bpf_policy_get (struct entitle_bpf_s *b, uint64_t cgroup_id, struct entitle_policy *out)
-{
-  __u64 key = cgroup_id;
-  return bpf_map_lookup_elem (b->policy, &key, out) == 0;
-}

@@ -46,7 +46,4 @@ int entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, enti
 int entitle_bpf_install (struct entitle_bpf_s *b, const struct entitle_policy *policy, uint64_t cgroup_id,
                          entitle_error_t *err);
 
-/** The policy the cgroup @cgroup_id has: 1 found, 0 none.  */
-int entitle_bpf_policy_get (struct entitle_bpf_s *b, uint64_t cgroup_id, struct entitle_policy *out);
-
 #endif

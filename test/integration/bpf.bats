@@ -53,16 +53,16 @@ cgroup_id() {
   stat -c %i "$1"
 }
 
-# policy_keys: the cgroup ids that have a policy, one per line.
-policy_keys() {
-  bpftool -j map dump pinned "$PIN/entitle_policy" | jq -r '.[].formatted.key // empty'
+# has_policy ID: cgroup ID has a policy (test/policy-of.sh).
+has_policy() {
+  "$POLICY_OF" "$1" >/dev/null
 }
 
 # policy_freed ID: the storage of cgroup ID is gone.  The kernel frees it
 # from a work queue once the cgroup is removed: wait for it (at most 10 s).
 policy_freed() {
   for _ in $(seq 100); do
-    policy_keys | grep -qx "$1" || return 0
+    has_policy "$1" || return 0
     sleep 0.1
   done
   echo "cgroup $1 still has a policy" >&2
@@ -188,7 +188,7 @@ SH
   create_started ent "$BUNDLE" "$CTID"
   cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
   id=$(cgroup_id "$cg")
-  policy_keys | grep -qx "$id"
+  has_policy "$id"
   run bpftool -j cgroup show "$cg"
   [ "$(jq -r '[.[].name] | sort | join(" ")' <<<"$output")" = \
     "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl" ]
@@ -241,7 +241,7 @@ SH
   "$ENTITLE" --root "$root2" create -b "$BATS_TEST_TMPDIR/b2" "$CTID" </dev/null >/dev/null 2>&1
   id2=$(cgroup_id "$(cgroup_dir "$("$ENTITLE" --root "$root2" state "$CTID" | jq -r .pid)")")
   ent delete --force "$CTID"
-  policy_keys | grep -qx "$id2"
+  has_policy "$id2"
   run "$ENTITLE" --root "$root2" exec "$CTID" /probe connect 10.200.0.2 80
   "$ENTITLE" --root "$root2" delete --force "$CTID"
   [ "$output" = EPERM ]

@@ -10,7 +10,6 @@
 
 load helpers
 
-PIN=/sys/fs/bpf/entitle
 N=50
 
 setup() {
@@ -81,12 +80,10 @@ ipv4_key() {
 
   # In the kernel: one policy per container, in its cgroup's storage,
   # holding its own rule and no other.
-  policy=$(bpftool -j map dump pinned "$PIN/entitle_policy")
   for x in $(seq "$N"); do
     pid=$(rnc state "$CTID-$x" | jq -r .pid)
     cg=$(stat -c %i "$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)$(sed -n 's/^0:://p' "/proc/$pid/cgroup")")
-    rules=$(jq -c --argjson cg "$cg" '[.[].formatted | select(.key == $cg) | .value
-      | .egress[:.n_egress][] | [.net[0], .mask[0], .lo, .hi]]' <<<"$policy")
+    rules=$("$POLICY_OF" "$cg" | jq -c '[.egress[:.n_egress][] | [.net[0], .mask[0], .lo, .hi]]') || rules=none
     if [ "$rules" != "[[$(ipv4_key "10.200.$x.1"),4294967295,80,80]]" ]; then
       echo "container $x (cgroup $cg): egress rules $rules" >&2
       false

@@ -32,6 +32,7 @@ export ENTITLE ENTITLE_PROBE
 RUN_CRUN="${BATS_TEST_DIRNAME}/run-crun.sh"
 BUSYBOX_ROOTFS="${BATS_TEST_DIRNAME}/../busybox-rootfs.sh"
 OCI_IMAGE="${BATS_TEST_DIRNAME}/../oci-image.sh"
+POLICY_OF="${BATS_TEST_DIRNAME}/../policy-of.sh"
 CRUN_BIN=$(command -v crun || echo /usr/bin/crun)
 RUNC_BIN=$(command -v runc || echo /usr/sbin/runc)
 

@@ -12,7 +12,7 @@
 /* entitle's shared BPF objects: the programs and the policy storage map,
    loaded and pinned once under ENTITLE_BPF_DIR and reused by every
    container.  Per container there is only what the kernel keeps with the
-   cgroup: the attachments and the storage value (bpf/policy.h).  */
+   cgroup: the attachments and the storage value (bpf/progs/policy.h).  */
 
 #define ENTITLE_BPF_FS  "/sys/fs/bpf"
 #define ENTITLE_BPF_DIR ENTITLE_BPF_PINS

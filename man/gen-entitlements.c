@@ -7,7 +7,7 @@
 #include "catalogue.h"
 
 /* gen-entitlements: the CATALOGUE section of entitlements(7), one entry
-   per catalogue row, from the table the compiler uses (lib/catalogue.c).
+   per catalogue row, from the table the compiler uses (lib/catalogue/catalogue.c).
    The prose around it is man/entitlements.7.in; the Makefile puts them
    together.  Each entry starts with .TP and then .B NAME or
    .BI NAME= VALUE.  */
@@ -150,7 +150,7 @@ main (void)
         fprintf (stderr, "gen-entitlements: `%s` takes a value: say how it is written\n", rows[i].name);
         return EXIT_FAILURE;
       }
-  puts (".\\\" The entries below are generated from lib/catalogue.c by man/gen-entitlements.");
+  puts (".\\\" The entries below are generated from lib/catalogue/catalogue.c by man/gen-entitlements.");
   puts (".SH CATALOGUE");
   puts ("Capability names are written without their\n.B CAP_\nprefix.");
   for (i = 0; i < n; i++)

@@ -192,7 +192,7 @@ hook_made_collect (const char *state_dir)
 /* entitle 0.1.0 kept these records in a pinned BPF map, which an upgrade
    unpins with the rest of the old build: carry them over first, so that
    the new build still removes the cgroups the old one made.  The layout
-   is that build's (bpf/policy.h of 0.1.0): key "ROOT\nID", NUL padded to
+   is that build's (bpf/progs/policy.h of 0.1.0): key "ROOT\nID", NUL padded to
    256 bytes; value the cgroup id and the made cgroup's absolute path.  */
 #define OLD_OWNERS ENTITLE_BPF_PINS "/entitle_owners"
 #define OLD_NAME   256

@@ -5,7 +5,7 @@
 #include <linux/seccomp.h>
 #include "hook.h"
 #include "loader.h"
-#include "probe.h"
+#include "probe-run.h"
 #include "utils.h"
 
 /* entitle-hook probe [--json]: what this kernel offers, for people or for

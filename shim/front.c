@@ -62,7 +62,7 @@ create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s
 
 /* entitle-full: next to this program (the build tree), else installed.
    It gets the command line as given (it takes entitle's own flags out
-   itself) and the front's identity (lib/runtime.h).  */
+   itself) and the front's identity (lib/host/runtime.h).  */
 static int
 exec_full (char **argv, entitle_error_t *err)
 {
@@ -135,7 +135,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
       return exec_full (argv, err);
     }
   /* exec: the process-level effects of --process and --cap, or the cgroup
-     entitle-hook made where no cgroup is managed (shim/exec.c).  */
+     entitle-hook made where no cgroup is managed (full/exec.c).  */
   if (is (c, "exec") && (a->process || a->n_caps || (a->no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0)))
     return exec_full (argv, err);
   if ((is (c, "create") || is (c, "run") || is (c, "restore")) && create_needs_full (a, cfg))

@@ -6,7 +6,7 @@
 #include "json.h"
 #include "utils.h"
 
-/* The BPF plan builder (lib/bpf-plan.c) that the shim and the hook run:
+/* The BPF plan builder (lib/compile/bpf-plan.c) that the shim and the hook run:
    the input is entitlements, one a line, then a NUL byte, then the
    container's config.json (its linux.sysctl).  Without a NUL the spec is
    {}.  Lines that do not parse as a set are not fed to the planner.

@@ -9,7 +9,7 @@
 
 /* The entitlement list of the io.entitle.entitlements annotation
    (entitle_parse_list), resolved against each fixed admin config
-   (entitle_resolve), and the value parsers of lib/values.c on the same
+   (entitle_resolve), and the value parsers of lib/catalogue/values.c on the same
    bytes.
 
    Properties: a parsed set formats to a list that parses to the same set;

@@ -24,16 +24,16 @@ targets=${*:-config-json entitlements admin-config args bpf-plan}
 out=$builddir/test/fuzz
 san='-fsanitize=address,undefined -fno-sanitize-recover=all'
 cflags="-g -O1 -std=c11 -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-command-line-argument $san"
-cppflags="${FUZZ_CPPFLAGS:-} -I$srcdir/lib -I$srcdir/bpf -I$srcdir/shim -I$srcdir/test/fuzz -I$builddir"
+libinc=$(for d in base catalogue model compile host; do printf -- " -I%s/lib/%s" "$srcdir" "$d"; done)
+cppflags="${FUZZ_CPPFLAGS:-}$libinc -I$srcdir/bpf/progs -I$srcdir/shim -I$srcdir/test/fuzz -I$builddir"
 
 mkdir -p "$out/bin/obj" "$out/logs"
 
-# libentitle (all of lib/ but the probe runner, which needs libbpf), with
+# libentitle (all of lib/; the probe runner, which needs libbpf, is in bpf/), with
 # coverage instrumentation; then one binary a target.
 objs=
 n=0
-for c in "$srcdir"/lib/*.c; do
-	case $c in */probe-run.c) continue ;; esac
+for c in "$srcdir"/lib/*/*.c; do
 	o=$out/bin/obj/$(basename "$c" .c).o
 	objs="$objs $o"
 	# shellcheck disable=SC2086

@@ -420,7 +420,7 @@ test_entitle_parse_one_too_long (void **state)
   free (s);
 }
 
-/* The error contract (lib/error.h): a message is one line.  The input
+/* The error contract (lib/base/error.h): a message is one line.  The input
    comes from the container's annotations and is echoed in the message.  */
 static void
 test_entitle_parse_one_message_one_line (void **state)

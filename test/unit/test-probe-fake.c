@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <cmocka.h>
-#include "probe.h"
+#include "probe-run.h"
 
 #define PR_CHECMATE 0x43484543
 

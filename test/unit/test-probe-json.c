@@ -18,7 +18,7 @@
 #include "probe.h"
 #include "utils.h"
 
-/* The probe's JSON form (lib/probe-json.c): what the hook writes, the
+/* The probe's JSON form (lib/host/probe-json.c): what the hook writes, the
    shim reads back.  */
 
 static void
@@ -241,7 +241,7 @@ test_probe_json_unknown_keys_ignored (void **state)
   assert_string_equal (p.kernel, "6");
 }
 
-/* The programs a set needs are the union of its rows' (lib/bpf-plan.c).  */
+/* The programs a set needs are the union of its rows' (lib/compile/bpf-plan.c).  */
 static unsigned
 needed (const char *list)
 {
@@ -273,7 +273,7 @@ test_probe_bpf_needed (void **state)
   assert_int_equal (needed (""), 0);
 }
 
-/* The plan holds what the programs hold (bpf/policy.h) and refuses
+/* The plan holds what the programs hold (bpf/progs/policy.h) and refuses
    more, at create, whatever on_unenforceable says; rules are kept once,
    with the host bits of each CIDR cleared.  */
 static int

@@ -8,7 +8,7 @@
 #include "attach.h"
 
 /* What this kernel offers entitle (DESIGN §4).  The probing itself
-   (lib/probe-run.c) needs libbpf and lives with the hook; the shim only
+   (bpf/probe-run.c) needs libbpf and lives with the hook; the shim only
    reads the result as JSON (`entitle-hook probe --json`, cached in
    state_dir by boot id), so the pass-through path loads no libbpf.  */
 
@@ -34,17 +34,6 @@ struct entitle_probe_s
   bool selinux;
   bool apparmor;
 };
-
-/** prctl(2), or a fake kernel interface in tests.  */
-typedef long (*entitle_prctl_fn) (int op, unsigned long a, unsigned long b, unsigned long c,
-                                  unsigned long d);
-
-/** The seed patch sets, which mainline lacks: asked through @fn.  */
-bool entitle_probe_checmate (entitle_prctl_fn fn);
-bool entitle_probe_seccomp_extended (entitle_prctl_fn fn);
-
-/** Probe this host (lib/probe-run.c; links libbpf).  */
-int entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err);
 
 /** The probe as a JSON document (caller frees).  */
 char *entitle_probe_to_json (const struct entitle_probe_s *p);

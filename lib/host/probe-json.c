@@ -30,7 +30,7 @@
      "lockdown": "none",                   none, integrity, confidentiality or ""
      "cgroup_bpf": ["sock_create", ...],   cgroup attach points that load and
                                            attach, by their names in
-                                           lib/attach.c
+                                           lib/catalogue/attach.c
      "cgroup2": "/sys/fs/cgroup",          a cgroup v2 mount, or ""
      "landlock_abi": 7,                    0 when absent
      "selinux": false,

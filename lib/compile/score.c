@@ -5,7 +5,7 @@
 #include <string.h>
 #include "score.h"
 
-/* The exposure checks (lib/score.h): a table, one row per check, each a
+/* The exposure checks (lib/compile/score.h): a table, one row per check, each a
    small function that returns what the config costs, in tenths.  */
 
 struct check_s

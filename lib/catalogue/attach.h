@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 /* The cgroup BPF attach points entitle probes and uses: one table
-   (lib/attach.c) that the probe, its JSON, the loader, the hook, explain
+   (lib/catalogue/attach.c) that the probe, its JSON, the loader, the hook, explain
    and features all read.  The order is the program order in the loader
    and the bit order of every mask below; adding a point is one row here
    and one enumerator, and a _Static_assert in attach.c catches a row
@@ -34,7 +34,7 @@ enum entitle_attach_point
 struct entitle_attach_s
 {
   const char *name;    /**< "connect4": the probe's JSON, messages, explain */
-  const char *program; /**< its program in bpf/entitle.bpf.c, or NULL (probed only) */
+  const char *program; /**< its program in bpf/progs/entitle.bpf.c, or NULL (probed only) */
   enum bpf_prog_type prog_type;
   enum bpf_attach_type type;
 };

@@ -24,7 +24,7 @@ struct entitle_bpf_plan_s
  * Build the plan for @set and @spec (the config.json, for linux.sysctl).
  * Returns 1 when there is something to enforce, 0 when not, or a negative
  * error when the request is beyond what the programs hold (more rules,
- * ranges or keys than bpf/policy.h allows): bad input, refused whatever
+ * ranges or keys than bpf/progs/policy.h allows): bad input, refused whatever
  * `on_unenforceable` says.
  */
 int entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *set, const json_t *spec,

@@ -15,7 +15,7 @@
    people, read from the same table the compiler uses, and which mechanism
    enforces each part of it on this host.
    entitle explain --score [--json] [-b DIR] [--config FILE]: how exposed
-   the bundle's container would be (lib/score.c).  */
+   the bundle's container would be (lib/compile/score.c).  */
 
 struct explain_opts
 {

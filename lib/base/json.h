@@ -31,7 +31,7 @@ typedef struct json_s json_t;
 struct json_s
 {
   unsigned char type;  /**< enum json_type */
-  unsigned char flags; /**< lib/json.c's own */
+  unsigned char flags; /**< lib/base/json.c's own */
   uint32_t len;        /**< length of text */
   uint32_t n, cap;     /**< members of an object or array */
   union

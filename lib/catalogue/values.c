@@ -169,7 +169,7 @@ ports_cover (const char *outer, const char *inner)
 }
 
 /* covers: the modifier is an allowlist, which a required rule floors
-   (lib/resolve.c); NULL for the others.  */
+   (lib/model/resolve.c); NULL for the others.  */
 static const struct
 {
   const char *name;

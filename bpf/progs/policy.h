@@ -2,7 +2,7 @@
 #ifndef ENTITLE_BPF_POLICY_H
 #define ENTITLE_BPF_POLICY_H
 
-/* The policy of one container, shared by bpf/entitle.bpf.c and the loader.
+/* The policy of one container, shared by bpf/progs/entitle.bpf.c and the loader.
 
    Where it lives: in cgroup local storage (BPF_MAP_TYPE_CGROUP_STORAGE
    with a __u64 key, so one value is shared by every program attached to

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* entitle's cgroup programs (DESIGN §4).  The hook attaches them to each
    container's cgroup; the policy is the cgroup's local storage
-   (bpf/policy.h says why).  Returning 0 makes the kernel refuse the call
+   (bpf/progs/policy.h says why).  Returning 0 makes the kernel refuse the call
    with EPERM (sock_addr, sock_create, sysctl) or drop the packet (skb;
    the sender then gets EPERM).  GPL: the kernel gives cgroup programs
    some helpers only under a GPL-compatible licence.  */

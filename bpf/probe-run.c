@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cgroup.h"
-#include "probe.h"
+#include "probe-run.h"
 #include "probe.skel.h"
 #include "utils.h"
 

@@ -57,7 +57,7 @@ struct entitle_entry_s
   const char *const *sys_deny;  /**< blocked whatever the arguments */
   const char *const *sys_allow; /**< allowed (beyond what added capabilities gate) */
   unsigned fx;
-  unsigned policy;                /**< POL_* bits for the cgroup programs (bpf/policy.h) */
+  unsigned policy;                /**< POL_* bits for the cgroup programs (bpf/progs/policy.h) */
   unsigned attach;                /**< the cgroup programs it needs (ATTACH_BIT mask) */
   const char *bpf_text;           /**< what those programs do, for people */
   const char *const *contradicts; /**< rows that cannot be in force with this one */

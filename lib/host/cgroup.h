@@ -12,13 +12,9 @@
    anything else, and a cgroup of its own when it does (crun with
    --cgroup-manager=disabled leaves the container in its caller's).  */
 
-/* Where entitle-hook pins its shared programs and maps (bpf/loader.c);
-   the shim looks for it too.  A test build may pin elsewhere
-   (CPPFLAGS=-DENTITLE_BPF_PINS=...), so that two trees' test suites can
-   run at once without replacing each other's programs.  */
-#ifndef ENTITLE_BPF_PINS
-#define ENTITLE_BPF_PINS "/sys/fs/bpf/entitle"
-#endif
+/* ENTITLE_BPF_PINS (config.h, configure --with-bpf-pins) is where
+   entitle-hook pins its shared programs and maps (bpf/loader.c); the shim
+   looks for it too.  */
 
 /** The first cgroup2 mount of this mount namespace into @buf.  */
 int entitle_cgroup2_mount (char *buf, size_t len, entitle_error_t *err);

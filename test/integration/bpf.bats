@@ -9,7 +9,7 @@
 
 load helpers
 
-PIN=/sys/fs/bpf/entitle
+PIN=${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}
 
 setup() {
   common_setup
@@ -425,12 +425,12 @@ e() { "$ENTITLE" --root "$ROOT" "$@"; }
 trap 'e delete -f "$ID-old" >/dev/null 2>&1; e delete -f "$ID-new" >/dev/null 2>&1; true' EXIT
 e create -b "$B1" "$ID-old" </dev/null >/dev/null 2>&1
 e start "$ID-old"
-before=$(bpftool -j map show pinned /sys/fs/bpf/entitle/entitle_policy | jq .id)
+before=$(bpftool -j map show pinned "$ENTITLE_BPF_PINS"/entitle_policy | jq .id)
 # Pretend the pinned objects come from another build.
-bpftool map update pinned /sys/fs/bpf/entitle/entitle_version key 0 0 0 0 value 1 2 3 4 5 6 7 8
+bpftool map update pinned "$ENTITLE_BPF_PINS"/entitle_version key 0 0 0 0 value 1 2 3 4 5 6 7 8
 e create -b "$B2" "$ID-new" </dev/null >/dev/null 2>&1
 e start "$ID-new"
-after=$(bpftool -j map show pinned /sys/fs/bpf/entitle/entitle_policy | jq .id)
+after=$(bpftool -j map show pinned "$ENTITLE_BPF_PINS"/entitle_policy | jq .id)
 [ "$before" != "$after" ] && echo replaced
 e exec "$ID-old" /probe connect 10.200.0.2 80 || true
 e exec "$ID-new" /probe connect 10.200.0.2 80 || true

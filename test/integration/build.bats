@@ -142,7 +142,7 @@ tracked_files() {
   fresh_tree "$tree"
   # The demo's hook pins its programs apart from any other build's.
   pins=/sys/fs/bpf/entitle-demo-$$
-  run --separate-stderr env ENTITLE_NO_DEPS=1 CPPFLAGS="-DENTITLE_BPF_PINS=\\\"$pins\\\"" \
+  run --separate-stderr env ENTITLE_NO_DEPS=1 ENTITLE_BPF_PINS="$pins" \
     "$tree/scripts/demo.sh"
   rm -rf "$pins"
   if [ "$status" -ne 0 ]; then

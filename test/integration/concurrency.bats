@@ -101,7 +101,7 @@ ipv4_key() {
   cat >"$BATS_TEST_TMPDIR/race.sh" <<'SH'
 set -e
 mount -t bpf bpf /sys/fs/bpf
-[ ! -e /sys/fs/bpf/entitle ]
+[ ! -e "$ENTITLE_BPF_PINS" ]
 trap 'for x in $(seq 10); do "$ENTITLE" --root "$ROOT" delete -f "$PREFIX-$x" >/dev/null 2>&1 || true; done' EXIT
 for x in $(seq 10); do bash "$DIR/worker.sh" "$x" & done
 fail=0
@@ -111,8 +111,8 @@ for x in $(seq 10); do
   for _ in $(seq 100); do [ "$(wc -l <"$DIR/$x.out")" -ge 2 ] && break; sleep 0.1; done
   echo "$x $(tr '\n' ' ' <"$DIR/$x.out")"
 done
-ls /sys/fs/bpf/entitle | tr '\n' ' '; echo
-echo "policies $(bpftool -j map dump pinned /sys/fs/bpf/entitle/entitle_policy | jq length)"
+ls "$ENTITLE_BPF_PINS" | tr '\n' ' '; echo
+echo "policies $(bpftool -j map dump pinned "$ENTITLE_BPF_PINS"/entitle_policy | jq length)"
 SH
   # Each worker's neighbour is X+1 of N: keep it within the ten.
   export DIR="$BATS_TEST_TMPDIR" ROOT PREFIX="$CTID" N=10 ENTITLE

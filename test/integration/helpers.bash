@@ -28,6 +28,9 @@ bats_require_minimum_version 1.5.0
 : "${ENTITLE:=${BATS_TEST_DIRNAME}/../../shim/entitle}"
 : "${ENTITLE_PROBE:=${BATS_TEST_DIRNAME}/helper/entitle-probe}"
 export ENTITLE ENTITLE_PROBE
+# Where this build pins its BPF objects (configure --with-bpf-pins).
+ENTITLE_BPF_PINS=${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}
+export ENTITLE_BPF_PINS
 
 RUN_CRUN="${BATS_TEST_DIRNAME}/run-crun.sh"
 BUSYBOX_ROOTFS="${BATS_TEST_DIRNAME}/../busybox-rootfs.sh"

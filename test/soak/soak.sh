@@ -21,7 +21,7 @@ CYCLES=${SOAK_CYCLES:-1000}
 : "${ENTITLE_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${SOAK_RESULTS:=test/soak/results.md}"
 ENTITLEMENTS=${SOAK_ENTITLEMENTS:-network.egress=10.0.0.0/8:443,security.confined}
-PIN=/sys/fs/bpf/entitle
+PIN=${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}
 REAL_HOOK=$ENTITLE_HOOK
 
 [ "$(id -u)" = 0 ] || { echo "soak: needs root" >&2; exit 77; }

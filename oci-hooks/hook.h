@@ -18,6 +18,7 @@ struct hook_state_s
   pid_t pid;
   const char *bundle;
   const char *root;         /**< --root of the runtime, "" when not given */
+  const char *profile;      /**< --profile: the profile create ran under, or NULL */
   json_t *doc;              /**< the state on stdin */
   struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
 };

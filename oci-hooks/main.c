@@ -10,7 +10,7 @@
 #include "hook.h"
 #include "utils.h"
 
-/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] < state
+/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] [--profile NAME] < state
    entitle-hook [--root DIR] [--config FILE] < state   (stage from the state)
    entitle-hook probe [--json]
    The runtime passes the container's state on stdin (runtime-spec,
@@ -22,7 +22,7 @@
 static int
 usage (void)
 {
-  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE]\n"
+  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] [--profile NAME]\n"
          "                   [--log FILE [--log-format text|json]] < STATE\n"
          "       entitle-hook probe [--json]\n",
          stderr);
@@ -78,7 +78,7 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
     return -1;
   if (cmd == NULL && (cmd = stage_of (st)) == NULL)
     return entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
-  ret = entitle_config_load (&cfg, err);
+  ret = entitle_config_open (&cfg, NULL, st->profile, err);
   /* poststop applies no policy: a config that went bad (or away) since
      create must not keep the cleanup from running.  */
   if (ret < 0 && strcmp (cmd, "poststop") == 0)
@@ -121,6 +121,8 @@ main (int argc, char **argv)
       st.root = argv[i + 1];
     else if (strcmp (argv[i], "--config") == 0)
       setenv ("ENTITLE_CONFIG", argv[i + 1], 1);
+    else if (strcmp (argv[i], "--profile") == 0)
+      st.profile = argv[i + 1];
     else if (strcmp (argv[i], "--log") == 0)
       st.log.path = argv[i + 1];
     else if (strcmp (argv[i], "--log-format") == 0)

@@ -17,5 +17,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
 	clang llvm bpftool \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux \
-	node-ajv golang-github-opencontainers-specs-dev \
+	node-ajv golang-github-opencontainers-specs-dev tcpdump \
 	libclang-rt-dev valgrind protobuf-compiler

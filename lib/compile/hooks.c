@@ -48,6 +48,13 @@ hook_args (struct entitle_ctx_s *ctx, const char *stage)
   /* "" is no admin config (ENTITLE_CONFIG=), for the hook as for the shim.  */
   json_push (args, json_new_string ("--config"));
   json_push (args, json_new_string (entitle_config_arg (ctx->config)));
+  /* The set the hook enforces is the one create applied, profile
+     included (DESIGN §7).  */
+  if (ctx->config->profile)
+    {
+      json_push (args, json_new_string ("--profile"));
+      json_push (args, json_new_string (ctx->config->profile->name));
+    }
   /* crun keeps a hook's stderr to itself: the runtime's log file is where
      the engine looks.  */
   if (ctx->log && ctx->log->path)

@@ -13,31 +13,12 @@ PIN=${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}
 
 setup() {
   common_setup
-  NETNS="entitle-$$-$BATS_TEST_NUMBER"
-  ip netns add "$NETNS"
-  ip -n "$NETNS" link set lo up
-  ip -n "$NETNS" addr add 10.200.0.1/32 dev lo
-  ip -n "$NETNS" addr add 10.200.0.2/32 dev lo
-  ip -n "$NETNS" addr add fd00:200::1/128 dev lo nodad
-  ip -n "$NETNS" addr add fd00:200::2/128 dev lo nodad
+  make_netns "entitle-$$-$BATS_TEST_NUMBER" 10.200.0.1 10.200.0.2 fd00:200::1 fd00:200::2
 }
 
 teardown() {
   common_teardown
-  ip netns delete "$NETNS" 2>/dev/null || true
-}
-
-# net_bundle DIR PROBE...: probe_bundle in the test's network namespace.
-net_bundle() {
-  local dir=$1
-  shift
-  probe_bundle "$dir" "$@"
-  join_netns "$dir"
-}
-
-join_netns() {
-  edit_config "$1" '.linux.namespaces = ([.linux.namespaces[] | select(.type != "network")]
-      + [{type: "network", path: $p}])' --arg p "/var/run/netns/$NETNS"
+  drop_netns
 }
 
 # cgroup_dir PID: the cgroup v2 directory of PID.

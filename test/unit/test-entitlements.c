@@ -1218,6 +1218,113 @@ test_entitle_parse_one_values (void **state)
     }
 }
 
+/* Profiles (DESIGN §7): named lists, selected by name; a bad name or list
+   shape is a config error, an unknown profile an error naming those that
+   exist.  */
+static void
+test_entitle_config_profiles (void **state)
+{
+  static const char *const bad[] = {
+    "{\"profiles\":[]}",
+    "{\"profiles\":{\"a\":\"network.none\"}}",
+    "{\"profiles\":{\"a\":[1]}}",
+    "{\"profiles\":{\"Confined\":[]}}",
+    "{\"profiles\":{\"a b\":[]}}",
+    "{\"profiles\":{\"a--b\":[]}}",
+    "{\"profiles\":{\"-a\":[]}}",
+    "{\"profiles\":{\"\":[]}}",
+    "{\"profiles\":{\"full\":[]}}",
+    "{\"profiles\":{\"hook\":[]}}",
+    "{\"profiles\":{\"init\":[]}}",
+  };
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    free (config_fails (bad[i]));
+  assert_fails_with (config_fails ("{\"profiles\":{\"hook\":[]}}"), "not `full`, `hook` or `init`");
+  config_from (&cfg, "{\"profiles\":{\"confined\":[\"network.none\",\"security.confined\"],\"dind-2\":[]}}");
+  assert_int_equal (cfg.n_profiles, 2);
+  assert_false (entitle_config_sets_policy (&cfg));
+  assert_int_equal (entitle_config_select_profile (&cfg, "confined", &err), 0);
+  assert_string_equal (cfg.profile->name, "confined");
+  assert_true (entitle_config_sets_policy (&cfg));
+  /* An empty profile sets nothing.  */
+  assert_int_equal (entitle_config_select_profile (&cfg, "dind-2", &err), 0);
+  assert_false (entitle_config_sets_policy (&cfg));
+  assert_true (entitle_config_select_profile (&cfg, "nope", &err) < 0);
+  assert_null (cfg.profile);
+  assert_string_equal (err->msg, "unknown profile `nope`: " CONFIG_PATH " defines `confined`, `dind-2`");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+  config_from (&cfg, "{}");
+  assert_true (entitle_config_select_profile (&cfg, "x", &err) < 0);
+  assert_string_equal (err->msg, "unknown profile `x`: " CONFIG_PATH " defines none");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+}
+
+/* resolve under @cfg_json's profile @profile.  */
+static char *
+resolve_profile (const char *cfg_json, const char *profile, const char *requested, char **msg)
+{
+  struct entitle_config_s cfg;
+  cleanup_entitle_set struct entitle_set_s req = { 0 }, final = { 0 };
+  entitle_error_t err = NULL;
+  char *out = NULL;
+
+  config_from (&cfg, cfg_json);
+  assert_int_equal (entitle_config_select_profile (&cfg, profile, &err), 0);
+  parse_list_ok (requested, &req);
+  if (entitle_resolve (&cfg, &req, &final, &err) < 0)
+    {
+      assert_non_null (msg);
+      *msg = strdup (err->msg);
+      entitle_error_release (&err);
+    }
+  else
+    out = entitle_set_format (&final);
+  entitle_config_free (&cfg);
+  return out;
+}
+
+/* A profile's entitlements are the admin's: they apply without a
+   request, and are a floor in their domains, as `require` is.  */
+static void
+test_entitle_resolve_profile_is_a_floor (void **state)
+{
+  static const char cfg[] = "{\"require\":[\"security.view\"],\"defaults\":[\"host.processes.none\"],"
+                            "\"profiles\":{\"p\":[\"network.none\",\"security.confined\"],"
+                            "\"e\":[\"network.user\",\"network.egress=10.0.0.0/8:443\"]}}";
+  char *msg = NULL, *out;
+
+  (void)state;
+  out = resolve_profile (cfg, "p", "", NULL);
+  assert_string_equal (out, "host.processes.none,network.none,security.confined");
+  free (out);
+  /* The narrower of require and the profile is the floor.  */
+  assert_null (resolve_profile (cfg, "p", "security.view", &msg));
+  assert_string_equal (msg, "entitlement \"security.view\" requested by the container is wider than "
+                            "\"security.confined\" required by profile `p` of " CONFIG_PATH);
+  free (msg);
+  assert_null (resolve_profile (cfg, "p", "network.user", &msg));
+  assert_contains (msg, "profile `p` of " CONFIG_PATH);
+  free (msg);
+  /* Modifiers: within the profile's rules, the request replaces them.  */
+  out = resolve_profile (cfg, "e", "network.egress=10.1.0.0/16:443", NULL);
+  assert_string_equal (out, "host.processes.none,network.egress=10.1.0.0/16:443,network.user,security.view");
+  free (out);
+  assert_null (resolve_profile (cfg, "e", "network.egress=192.168.0.0/16:443", &msg));
+  assert_contains (msg, "not within \"network.egress=10.0.0.0/8:443\" required by profile `e` of " CONFIG_PATH);
+  free (msg);
+  /* Without the profile, none of it.  */
+  out = resolve_profile (cfg, NULL, "", NULL);
+  assert_string_equal (out, "host.processes.none,security.view");
+  free (out);
+}
+
 int
 main (void)
 {
@@ -1270,6 +1377,8 @@ main (void)
     cmocka_unit_test (test_entitle_config_load_file_flag),
     cmocka_unit_test (test_entitle_config_load_malformed_resets),
     cmocka_unit_test (test_entitle_config_grant_hint),
+    cmocka_unit_test (test_entitle_config_profiles),
+    cmocka_unit_test (test_entitle_resolve_profile_is_a_floor),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include "attach.h"
 #include "catalogue.h"
+#include "fill.h"
 #include "policy.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -69,8 +70,8 @@
 static const struct entitle_entry_s catalogue[] = {
   /* fs.*: Landlock, applied by an in-container helper that does not exist
      yet: refused as unenforceable until it does.  */
-  { .name = "fs.read", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
-  { .name = "fs.write", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
+  { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
+  { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
   { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
@@ -84,9 +85,9 @@ static const struct entitle_entry_s catalogue[] = {
      changes the network namespace the engine chose (DESIGN §7: a
      host-network pod that asks for network.user keeps its network).  */
   { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4, .cap_add = L (NETWORK_ADMIN_CAPS), .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
-  { .name = "network.bind", .value = true, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .limits = L (PASSED_IN, "a datagram to an unconnected socket on an unlisted port is dropped, also a reply to what that socket sent: a client that needs replies connects its socket"), .summary = "only these ports may be bound and reached" },
-  { .name = "network.bind-map", .value = true, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .summary = "rewrite the port of a bind (FROM:TO)" },
-  { .name = "network.egress", .value = true, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, and no source-routed packet; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches only destinations listed without a port", "an IPv6 ping socket is not told that its packet to an unlisted address was dropped"), .summary = "connect and send only to these destinations; no raw or packet sockets" },
+  { .name = "network.bind", .value = &entitle_value_ports, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .fill = entitle_bpf_fill_bind, .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .limits = L (PASSED_IN, "a datagram to an unconnected socket on an unlisted port is dropped, also a reply to what that socket sent: a client that needs replies connects its socket"), .summary = "only these ports may be bound and reached" },
+  { .name = "network.bind-map", .value = &entitle_value_port_map, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .fill = entitle_bpf_fill_bind_map, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .note = "A bind to port FROM binds port TO instead: port mapping without DNAT.", .summary = "rewrite the port of a bind (FROM:TO)" },
+  { .name = "network.egress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .fill = entitle_bpf_fill_egress, .note = "Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, and no source-routed packet; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches only destinations listed without a port", "an IPv6 ping socket is not told that its packet to an unlisted address was dropped"), .summary = "connect and send only to these destinations; no raw or packet sockets" },
   { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true, .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS, .summary = "BuildKit's name: the host's network namespace, with network.admin" },
   { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1, .cap_drop = L (NETWORK_ADMIN_CAPS), .sys_deny = L (IO_URING_SYSCALLS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX, .policy = POL_SOCK_UNIX_ONLY, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: inet and inet6 sockets denied (the kernel runs it for those families only; seccomp denies the others)", .limits = L (PASSED_IN, NATIVE_ABI), .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
   { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3, .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"), .cap_drop = L ("CAP_NET_ADMIN"), .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "resolve.h"
-#include "values.h"
 #include "utils.h"
 
 static const enum entitle_domain ladders[] = { DOMAIN_NETWORK, DOMAIN_SECURITY, DOMAIN_DEVICES,
@@ -69,7 +68,7 @@ asks_for (const struct entitle_set_s *set, const struct entitle_entry_s *row)
 static bool
 floored (const struct entitle_set_s *reqd, const struct entitle_entry_s *row)
 {
-  return entitle_value_has_floor (row->name) && asks_for (reqd, row);
+  return row->value && row->value->covers && asks_for (reqd, row);
 }
 
 static int
@@ -80,7 +79,7 @@ within_floor (const char *source, const struct entitle_set_s *reqd, const struct
   size_t i, n = 0;
 
   for (i = 0; i < reqd->n; i++)
-    if (reqd->items[i].entry == q->entry && entitle_value_covers (q->entry->name, reqd->items[i].value, q->value))
+    if (reqd->items[i].entry == q->entry && q->entry->value->covers (&reqd->items[i].v, &q->v))
       return 0;
   for (i = 0; i < reqd->n; i++)
     if (reqd->items[i].entry == q->entry && n++ == 0)

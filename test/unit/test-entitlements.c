@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "catalogue.h"
 #include "entitlements.h"
+#include "attach.h"
 #include "resolve.h"
 #include "utils.h"
 
@@ -140,17 +141,15 @@ resolve_fails (const char *cfg_json, const char *requested)
   return msg;
 }
 
-/* A well-formed value for the modifier @name (DESIGN §3 forms).  */
+/* A well-formed value for the modifier @name: its kind's example.  */
 static const char *
 sample_value (const char *name)
 {
-  if (strncmp (name, "fs.", 3) == 0)
-    return "=/data";
-  if (strcmp (name, "network.bind-map") == 0)
-    return "=80:8080";
-  if (strcmp (name, "network.egress") == 0)
-    return "=10.0.0.0/8";
-  return "=80";
+  static char buf[128];
+  const struct entitle_entry_s *e = entitle_catalogue_find (name, strlen (name));
+
+  snprintf (buf, sizeof (buf), "=%s", e->value->example);
+  return buf;
 }
 
 static bool
@@ -228,6 +227,50 @@ test_entitle_catalogue_find_every_row (void **state)
   assert_null (entitle_catalogue_find ("", 0));
 }
 
+/* A row has every part that another of its parts needs: adding a row
+   that forgets one fails here, not silently at run time.  */
+static void
+row_complete (const struct entitle_entry_s *r)
+{
+  union entitle_value_u v;
+  const struct entitle_fx_text_s *fx;
+  size_t n, i;
+  unsigned described = 0;
+
+  /* A value has a form for messages and man pages, and a parser that
+     takes the example.  */
+  if (r->value)
+    {
+      assert_non_null (r->value->form);
+      assert_non_null (r->value->parse);
+      assert_true (r->value->parse (r->value->example, &v));
+    }
+  /* A modifier the cgroup programs read puts its values into their
+     policy: a fill, and a value to fill; a fill belongs to such a row.  */
+  if (r->value && r->policy)
+    assert_non_null (r->fill);
+  if (r->fill)
+    assert_true (r->value && r->policy && r->attach);
+  /* Policy bits mean programs to read them, and the reverse; programs are
+     described for people, and each is one the loader has.  */
+  assert_true ((r->policy != 0) == (r->attach != 0));
+  if (r->attach)
+    assert_non_null (r->bpf_text);
+  for (i = 0; i < ATTACH_COUNT; i++)
+    if (r->attach & ATTACH_BIT (i))
+      assert_non_null (entitle_attach_points[i].program);
+  /* Every effect bit has its sentence.  */
+  fx = entitle_fx_texts (&n);
+  for (i = 0; i < n; i++)
+    described |= fx[i].fx;
+  if ((r->fx & ~described) != 0)
+    fail_msg ("`%s`: effect bits %#x have no text in entitle_fx_texts", r->name, r->fx & ~described);
+  /* What it contradicts exists.  */
+  for (const char *const *c = r->contradicts; c && *c; c++)
+    if (entitle_catalogue_find (*c, strlen (*c)) == NULL)
+      fail_msg ("`%s` contradicts `%s`, which is not in the catalogue", r->name, *c);
+}
+
 static void
 test_entitle_catalogue_rows_consistent (void **state)
 {
@@ -244,6 +287,7 @@ test_entitle_catalogue_rows_consistent (void **state)
       char buf[128];
 
       assert_non_null (r->summary);
+      row_complete (r);
       /* A rung belongs to a ladder; a modifier does not.  */
       assert_true ((r->rung > 0) == (r->domain != DOMAIN_NONE));
       /* Values repeat: only modifiers take one.  */

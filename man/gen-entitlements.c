@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,8 @@
 /* gen-entitlements: the CATALOGUE section of entitlements(7), one entry
    per catalogue row, from the table the compiler uses
    (lib/catalogue/catalogue.c): every word of it comes from the row and
-   the kind of its value.  The prose around it is man/entitlements.7.in;
-   the Makefile puts them together.  Each entry starts with .TP and then
+   the kind of its value.  The prose around it is man/entitlements.7.in,
+   whose list of modifiers and of contradictions come from the rows too.  Each entry starts with .TP and then
    the name (and NAME=FORM) in bold.  */
 
 /* @s for roff: - as \-, \ as \e, and a line never starts with . or '.  */
@@ -156,11 +157,56 @@ entry_body (const struct entitle_entry_s *e)
     puts (".br\nGranted by exact name only.");
 }
 
-int
-main (void)
+/* @MODIFIERS@: every modifier, bold, comma-separated, ending the
+   sentence.  */
+static void
+modifiers (const struct entitle_entry_s *rows, size_t n)
 {
-  size_t i, n;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  size_t i, last = n;
+
+  for (i = 0; i < n; i++)
+    if (rows[i].rung == 0)
+      last = i;
+  for (i = 0; i < n; i++)
+    if (rows[i].rung == 0)
+      {
+        fputs (".BR ", stdout);
+        roff (rows[i].name);
+        puts (i == last ? " ." : " ,");
+      }
+}
+
+/* @CONTRADICTIONS@: one line per row that contradicts others.  */
+static void
+contradictions (const struct entitle_entry_s *rows, size_t n)
+{
+  size_t i;
+
+  puts (".RS");
+  for (i = 0; i < n; i++)
+    if (rows[i].contradicts)
+      {
+        puts (".br");
+        fputs (".B ", stdout);
+        roff (rows[i].name);
+        putchar ('\n');
+        fputs ("contradicts ", stdout);
+        for (const char *const *c = rows[i].contradicts; *c; c++)
+          {
+            fputs (c == rows[i].contradicts ? "" : (c[1] ? ", " : " and "), stdout);
+            fputs ("\\fB", stdout);
+            roff (*c);
+            fputs ("\\fR", stdout);
+          }
+        puts (".");
+      }
+  puts (".RE");
+}
+
+static void
+catalogue (const struct entitle_entry_s *rows, size_t n)
+{
+  size_t i;
 
   puts (".\\\" The entries below are generated from lib/catalogue/catalogue.c by man/gen-entitlements.");
   puts (".SH CATALOGUE");
@@ -170,5 +216,32 @@ main (void)
       entry_head (&rows[i], rows, n);
       entry_body (&rows[i]);
     }
+}
+
+/* gen-entitlements TEMPLATE: TEMPLATE with its @MODIFIERS@,
+   @CONTRADICTIONS@ and @CATALOGUE@ lines replaced.  */
+int
+main (int argc, char **argv)
+{
+  size_t n;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  char line[4096];
+  FILE *in;
+
+  if (argc != 2 || (in = fopen (argv[1], "re")) == NULL)
+    {
+      fprintf (stderr, "usage: gen-entitlements entitlements.7.in (%s)\n", argc == 2 ? strerror (errno) : "no template");
+      return EXIT_FAILURE;
+    }
+  while (fgets (line, sizeof (line), in))
+    if (strcmp (line, "@MODIFIERS@\n") == 0)
+      modifiers (rows, n);
+    else if (strcmp (line, "@CONTRADICTIONS@\n") == 0)
+      contradictions (rows, n);
+    else if (strcmp (line, "@CATALOGUE@\n") == 0)
+      catalogue (rows, n);
+    else
+      fputs (line, stdout);
+  fclose (in);
   return ferror (stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

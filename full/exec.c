@@ -119,7 +119,7 @@ check_caps (struct shim_s *s, const struct entitle_set_s *set, entitle_error_t *
       json_push (bounding, json_new_string (cap));
       json_set (caps, "bounding", bounding);
       json_set (process, "capabilities", caps);
-      ret = entitle_compile_process (s->ctx, process, set, err);
+      ret = entitle_compile_process (s->ctx, process, set, NULL, err);
       if (UNLIKELY (ret < 0))
         return ret;
       if (json_array_find_string (json_get (caps, "bounding"), cap) < 0)
@@ -156,6 +156,7 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
 {
   cleanup_free char *raw = NULL, *out = NULL;
   cleanup_json json_t *process = NULL;
+  cleanup_outcome struct entitle_outcome_s outcome = { 0 };
   size_t len, out_len;
   int ret;
 
@@ -168,7 +169,9 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
   if (ret == 0)
     ret = entitle_check_process_grants (s->ctx, process, requested, err);
   if (ret == 0)
-    ret = entitle_compile_process (s->ctx, process, final, err);
+    ret = entitle_compile_process (s->ctx, process, final, &outcome, err);
+  if (ret == 0)
+    ret = entitle_outcome_settle (s->ctx->config, s->ctx->log, &outcome, err);
   if (ret == 0)
     ret = json_generate_compact (process, &out, &out_len, err);
   if (ret == 0)

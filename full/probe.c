@@ -14,6 +14,7 @@
 #include "json.h"
 #include "probe.h"
 #include "bpf-plan.h"
+#include "outcome.h"
 #include "utils.h"
 
 /* Host facts for the shim.  Probing loads BPF programs, which needs libbpf:
@@ -74,12 +75,7 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
   if (missing == 0)
     return 0;
   names = entitle_bpf_quote (set, missing);
-  if (ctx->config->warn_unenforceable)
-    {
-      entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);
-      return 0;
-    }
-  return entitle_make_error (err, ENOSYS, "%s cannot be enforced here: %s", names, reason);
+  return entitle_unenforceable (ctx->config, ctx->log, names, reason, err);
 }
 
 /* entitle probe [--json]: always fresh, straight from the hook.  */

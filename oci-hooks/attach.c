@@ -15,6 +15,7 @@
 #include "hook.h"
 #include "loader.h"
 #include "probe.h"
+#include "outcome.h"
 #include "utils.h"
 
 /* createRuntime: the runtime has put the container's init in its final
@@ -163,53 +164,58 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   return ret;
 }
 
-/* on_unenforceable "warn": leave out the programs this host lacks, and say
-   so; every other restriction stays.  */
-static void
-leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final, struct entitle_bpf_plan_s *plan)
+/* The programs this host lacks (by this boot's probe): a refusal, or
+   with on_unenforceable "warn" a warning and the plan without them; every
+   other restriction stays.  A host the probe cannot read is left to the
+   attach, which fails where a program cannot be attached.  */
+static int
+leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final, struct entitle_bpf_plan_s *plan,
+                   entitle_error_t *err)
 {
   struct entitle_probe_s probe;
-  entitle_error_t err = NULL;
+  entitle_error_t why = NULL;
   cleanup_free char *names = NULL;
   char reason[256];
   unsigned missing;
+  int ret;
 
-  if (hook_probe_host (ctx, &probe, &err) < 0)
+  if (hook_probe_host (ctx, &probe, &why) < 0)
     {
-      entitle_error_release (&err);
-      return;
+      entitle_error_release (&why);
+      return 0;
     }
   missing = entitle_probe_missing (&probe, plan->attach, reason, sizeof (reason));
   if (missing == 0)
-    return;
+    return 0;
   names = entitle_bpf_quote (final, missing);
-  entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);
+  ret = entitle_unenforceable (ctx->config, ctx->log, names, reason, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   plan->attach &= ~missing;
+  return 0;
 }
 
+/* Errors end in the hook's main, which writes them to the runtime's log
+   too.  */
 int
-hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
+hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_bpf_plan_s plan;
-  entitle_error_t err = NULL;
   cleanup_free char *names = NULL;
-  int ret = load_plan (ctx, st, &final, &plan, &err);
+  int ret = load_plan (ctx, st, &final, &plan, err);
 
-  if (ret > 0 && ctx->config->warn_unenforceable)
-    leave_out_missing (ctx, &final, &plan);
-  if (ret > 0 && plan.attach)
-    {
-      ret = enforce (ctx, st, &plan, &err);
-      /* A failure here is a failure, never a warning: only a mechanism the
-         host lacks may be left out, and that was decided above.  */
-      if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
-        entitle_error_wrap (&err, "%s cannot be enforced here: cgroup BPF", names);
-    }
-  if (ret < 0)
-    entitle_log_error (ctx->log, "%s", err->msg);
-  entitle_error_release (&err);
-  return ret < 0 ? -1 : 0;
+  if (ret <= 0)
+    return ret;
+  ret = leave_out_missing (ctx, &final, &plan, err);
+  if (UNLIKELY (ret < 0) || plan.attach == 0)
+    return ret;
+  ret = enforce (ctx, st, &plan, err);
+  /* A failure here is a failure, never a warning: only a mechanism the
+     host lacks may be left out, and that was decided above.  */
+  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
+    return entitle_error_wrap (err, "%s cannot be enforced here: cgroup BPF", names);
+  return ret;
 }
 
 int

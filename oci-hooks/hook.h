@@ -23,7 +23,7 @@ struct hook_state_s
   struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
 };
 
-int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
+int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err);
 int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
 int hook_probe (bool json);
 

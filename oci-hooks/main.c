@@ -94,7 +94,7 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
     }
   entitle_ctx_init (&ctx, &st->log, &cfg);
   if (strcmp (cmd, "createRuntime") == 0)
-    ret = hook_create_runtime (&ctx, st);
+    ret = hook_create_runtime (&ctx, st, err);
   else
     ret = hook_poststop (&ctx, st);
   entitle_ctx_release (&ctx);

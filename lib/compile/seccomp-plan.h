@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "context.h"
 #include "json.h"
+#include "outcome.h"
 
 /* The clone(2) flags that make namespaces: what clone may not pass
    without CAP_SYS_ADMIN (Docker's profile masks the same).  */
@@ -30,10 +31,11 @@ struct entitle_seccomp_plan_s
  * restriction generates a complete profile (default action ERRNO/EPERM)
  * for the host's architectures; allowances alone change nothing there.
  * Rules are written so that runc (which ORs conditions on a repeated
- * argument index) and crun (which ANDs them) read them alike.
+ * argument index) and crun (which ANDs them) read them alike.  A denial
+ * libseccomp cannot express is noted in @out as unenforced.
  */
-int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
-                           const struct entitle_seccomp_plan_s *plan, entitle_error_t *err);
+int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_seccomp_plan_s *plan,
+                           struct entitle_outcome_s *out, entitle_error_t *err);
 
 /**
  * A complete profile for this host: default ERRNO/EPERM, the native

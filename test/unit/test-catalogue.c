@@ -1487,7 +1487,7 @@ test_catalogue_idempotent (void **state)
 
       assert_int_equal (entitle_parse_list (r->ent, "test", &set, &err), 0);
       entitle_ctx_init (&ctx, &test_log, &cfg);
-      assert_int_equal (entitle_compile (&ctx, spec, &set, &err), 0);
+      assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
       entitle_ctx_release (&ctx);
       entitle_config_free (&cfg);
       twice = generate (spec);
@@ -1546,7 +1546,7 @@ test_catalogue_gated_syscalls_follow_dropped_caps (void **state)
       grant_all (&cfg, false);
       entitle_ctx_init (&ctx, &test_log, &cfg);
       assert_int_equal (entitle_parse_list (cases[i].ent, "test", &set, &err), 0);
-      assert_int_equal (entitle_compile (&ctx, spec, &set, &err), 0);
+      assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
       entitle_ctx_release (&ctx);
       entitle_config_free (&cfg);
       seccomp = json_get (json_get (spec, "linux"), "seccomp");

@@ -138,11 +138,17 @@ join_cgroup (const json_t *state, entitle_error_t *err)
   const json_t *pid = json_get (state, "pid");
   char mnt[256], rel[4096], mine[4096], dir[4352];
   const char *base;
+  int ret;
 
-  if (pid == NULL || pid->type != JSON_NUMBER || entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0
-      || entitle_cgroup_of_pid ((pid_t)atol (pid->text), rel, sizeof (rel), err) < 0
-      || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
-    return -1;
+  if (pid == NULL || pid->type != JSON_NUMBER)
+    return entitle_make_error (err, ESRCH, "the container's state has no pid");
+  ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid ((pid_t)atol (pid->text), rel, sizeof (rel), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   base = strrchr (rel, '/');
   if (base == NULL || strncmp (base + 1, "entitle-", 8) != 0 || strcmp (rel, mine) == 0)
     return 0;

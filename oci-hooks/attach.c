@@ -34,16 +34,20 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   cleanup_free char *path = NULL, *raw = NULL;
   cleanup_json json_t *spec = NULL;
   size_t len;
+  int ret;
 
   if (asprintf (&path, "%s/config.json", st->bundle) < 0)
-    return entitle_make_error (err, ENOMEM, "out of memory");
-  if (entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err) < 0)
-    return -1;
-  if (json_parse (raw, len, &spec, err) < 0)
+    abort ();
+  ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = json_parse (raw, len, &spec, err);
+  if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
   free (get_and_reset (&raw));
-  if (entitle_final_set (ctx, spec, final, err) < 0)
-    return -1;
+  ret = entitle_final_set (ctx, spec, final, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   return entitle_bpf_plan (plan, final, spec, err);
 }
 
@@ -93,12 +97,14 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
             char *parent, entitle_error_t *err)
 {
   char rel[PATH_MAX], mine[PATH_MAX];
-  int shared, n;
+  int shared, n, ret;
 
   parent[0] = '\0';
-  if (entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err) < 0
-      || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
-    return -1;
+  ret = entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   n = snprintf (dir, len, "%s%s", mnt, strcmp (rel, "/") == 0 ? "" : rel);
   if (n < 0 || (size_t)n >= len)
     return entitle_make_error (err, ENAMETOOLONG, "cgroup path too long");
@@ -120,8 +126,9 @@ attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitl
 
   if (cgfd < 0)
     return entitle_make_sys_error (err, "open `%s`", dir);
-  if (entitle_bpf_open (&b, true, err) < 0)
-    return -1;
+  ret = entitle_bpf_open (&b, true, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   /* Attached first: the cgroup's storage exists from the first attach on,
      zeroed (nothing enforced), until the policy is written; the
      container's init waits for this hook meanwhile.  */
@@ -142,14 +149,17 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
 
   if (st->pid <= 0)
     return entitle_make_error (err, EINVAL, "the state on stdin has no pid");
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0)
-    return -1;
-  if ((lock = hook_made_lock (ctx->config->state_dir, err)) < 0)
-    return -1;
+  ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  lock = hook_made_lock (ctx->config->state_dir, err);
+  if (UNLIKELY (lock < 0))
+    return lock;
   hook_made_migrate (ctx->config->state_dir);
   hook_made_collect (ctx->config->state_dir);
-  if (own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err) < 0)
-    return -1;
+  ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   close (get_and_reset_fd (&lock));
   ret = attach_and_write (plan, dir, err);
   /* The create fails: a cgroup made for it goes now, not at the next

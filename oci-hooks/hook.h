@@ -25,7 +25,7 @@ struct hook_state_s
 
 int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err);
 int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
-int hook_probe (bool json);
+int hook_probe (bool json, entitle_error_t *err);
 
 /* The probe of this boot: the cached one, else probed now and cached.  */
 int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "json.h"
 #include "utils.h"
 

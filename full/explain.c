@@ -7,6 +7,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "entitlements.h"
 #include "score.h"
 #include "utils.h"

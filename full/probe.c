@@ -13,6 +13,7 @@
 #include "file.h"
 #include "json.h"
 #include "probe.h"
+#include "probe-cache.h"
 #include "bpf-plan.h"
 #include "outcome.h"
 #include "utils.h"

@@ -10,9 +10,10 @@
 #include <unistd.h>
 #include "bpf-plan.h"
 #include "cgroup.h"
-#include "compile.h"
+#include "request.h"
 #include "file.h"
 #include "hook.h"
+#include "install.h"
 #include "loader.h"
 #include "probe.h"
 #include "outcome.h"

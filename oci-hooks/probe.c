@@ -7,6 +7,7 @@
 #include "hook.h"
 #include "loader.h"
 #include "probe-run.h"
+#include "probe-cache.h"
 #include "utils.h"
 
 /* entitle-hook probe [--json]: what this kernel offers, for people or for

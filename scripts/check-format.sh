@@ -25,7 +25,8 @@ if $fix; then
 fi
 # shellcheck disable=SC2086
 if ! clang-format --dry-run --Werror $files 2>"${TMPDIR:-/tmp}/check-format.$$"; then
-	grep -o '^[^:]*\.[ch]' "${TMPDIR:-/tmp}/check-format.$$" | sort -u | sed 's/^/check-format: not formatted: /' >&2
+	sed -n 's/^\([^: ]*\.[ch]\):[0-9]*:[0-9]*: .*clang-format-violations.*/\1/p' "${TMPDIR:-/tmp}/check-format.$$" |
+		sort -u | sed 's/^/check-format: not formatted: /' >&2
 	rm -f "${TMPDIR:-/tmp}/check-format.$$"
 	echo "check-format: run scripts/check-format.sh --fix (or make clang-format)" >&2
 	exit 1

@@ -9,6 +9,8 @@
 
 /* The value kinds of modifiers (values.h).  */
 
+#define PORT_MAX 65535
+
 /* A decimal number in [lo, hi], all of @s.  */
 static bool
 number (const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
@@ -36,7 +38,7 @@ parse_ports (const char *s, union entitle_value_u *out)
 
   if (dash == NULL)
     {
-      if (!number (s, 1, 65535, &a))
+      if (!number (s, 1, PORT_MAX, &a))
         return false;
       out->ports.lo = out->ports.hi = (unsigned short)a;
       return true;
@@ -45,7 +47,7 @@ parse_ports (const char *s, union entitle_value_u *out)
     return false;
   memcpy (buf, s, (size_t)(dash - s));
   buf[dash - s] = '\0';
-  if (!number (buf, 1, 65535, &a) || !number (dash + 1, 1, 65535, &b) || a > b)
+  if (!number (buf, 1, PORT_MAX, &a) || !number (dash + 1, 1, PORT_MAX, &b) || a > b)
     return false;
   out->ports.lo = (unsigned short)a;
   out->ports.hi = (unsigned short)b;
@@ -83,7 +85,7 @@ parse_cidr (const char *s, union entitle_value_u *out)
     return false;
   c->len = (unsigned)l;
   c->lo = 0;
-  c->hi = 65535;
+  c->hi = PORT_MAX;
   if (colon == NULL)
     return true;
   if (!parse_ports (colon + 1, &ports))
@@ -105,7 +107,7 @@ parse_port_map (const char *s, union entitle_value_u *out)
     return false;
   memcpy (buf, s, (size_t)(colon - s));
   buf[colon - s] = '\0';
-  if (!number (buf, 1, 65535, &a) || !number (colon + 1, 1, 65535, &b))
+  if (!number (buf, 1, PORT_MAX, &a) || !number (colon + 1, 1, PORT_MAX, &b))
     return false;
   out->ports.lo = (unsigned short)a;
   out->ports.hi = (unsigned short)b;

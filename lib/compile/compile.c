@@ -11,7 +11,7 @@
 #include "namespaces.h"
 #include "paths.h"
 #include "resolve.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "utils.h"
 
 /* The union of what the rows of a set do.  */

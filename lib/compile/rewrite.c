@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
+#include "rewrite.h"
 #include "resolve.h"
 #include "trust.h"
 #include "utils.h"

@@ -7,7 +7,7 @@
 #include "compile.h"
 #include "devices.h"
 #include "resolve.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "trust.h"
 #include "utils.h"
 

@@ -13,11 +13,12 @@
 #include "unit.h"
 #include "seccomp-load.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "probe.h"
 #include "context.h"
 #include "file.h"
 #include "json.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "utils.h"
 
 /* Every entitlement of the catalogue (but fs.*, which needs the Landlock

@@ -13,9 +13,10 @@
 #include "unit.h"
 #include "caps.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "context.h"
 #include "json.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "trust.h"
 #include "utils.h"
 

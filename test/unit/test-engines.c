@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "seccomp-load.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "context.h"
 #include "file.h"
 #include "json.h"

@@ -17,7 +17,8 @@
 #include "catalogue.h"
 #include "context.h"
 #include "json.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 /* linux.seccomp as entitle edits and writes it: blocked syscalls leave

@@ -7,7 +7,8 @@
 #include <string.h>
 #include "catalogue.h"
 #include "caps.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 /* One argument condition, and a rule as an AND of up to two of them on

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,7 +27,8 @@
 int
 shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err)
 {
-  const char *hook = entitle_config_hook (ctx->config);
+  char buf[PATH_MAX];
+  const char *hook = entitle_config_hook (ctx->config, buf, sizeof (buf));
   char *argv[] = { (char *)hook, (char *)"probe", (char *)"--json", NULL };
   cleanup_free char *out = NULL;
   cleanup_json json_t *doc = NULL;
@@ -83,7 +85,8 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
 int
 shim_probe_command (struct shim_s *s, entitle_error_t *err)
 {
-  const char *hook = entitle_config_hook (s->ctx->config);
+  char buf[PATH_MAX];
+  const char *hook = entitle_config_hook (s->ctx->config, buf, sizeof (buf));
   bool json = s->args.command_index + 1 < s->argc && strcmp (s->argv[s->args.command_index + 1], "--json") == 0;
   char *argv[] = { (char *)hook, (char *)"probe", json ? (char *)"--json" : NULL, NULL };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "alone.h"
 #include "bpf-plan.h"
 #include "cgroup.h"
 #include "request.h"
@@ -216,6 +217,12 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
   cleanup_free char *names = NULL;
   int ret = load_plan (ctx, st, &final, &plan, err);
 
+  if (ret >= 0 && st->from_hooksd)
+    {
+      int applied = hook_check_applied (ctx, st->bundle, &final, err);
+      if (UNLIKELY (applied < 0))
+        return applied;
+    }
   if (ret <= 0)
     return ret;
   ret = leave_out_missing (ctx, &final, &plan, err);

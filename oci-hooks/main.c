@@ -79,6 +79,7 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
   ret = read_state (st, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  st->from_hooksd = cmd == NULL;
   if (cmd == NULL && (cmd = stage_of (st)) == NULL)
     return entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
   ret = entitle_config_open (&cfg, NULL, st->profile, err);

@@ -164,6 +164,13 @@ entitle_catalogue_rows (size_t *n)
   return catalogue;
 }
 
+bool
+entitle_entry_bpf_only (const struct entitle_entry_s *e)
+{
+  return e->cap_add == NULL && e->cap_drop == NULL && e->cap_keep == NULL && e->sys_deny == NULL
+         && e->sys_allow == NULL && e->fx == 0;
+}
+
 const char *
 entitle_domain_name (enum entitle_domain domain)
 {

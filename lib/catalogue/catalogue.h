@@ -88,6 +88,11 @@ const struct entitle_entry_s *entitle_catalogue_find (const char *name, size_t l
 /** All rows, sorted by name; @n receives the count. */
 const struct entitle_entry_s *entitle_catalogue_rows (size_t *n);
 
+/** Is all @e does done by the cgroup programs (no capability, seccomp,
+    namespace, path or device effect)?  entitle-hook alone, from hooks.d,
+    applies only those.  */
+bool entitle_entry_bpf_only (const struct entitle_entry_s *e);
+
 /** The ladder name of @domain ("network", ...). */
 const char *entitle_domain_name (enum entitle_domain domain);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <limits.h>
 #include <string.h>
 #include "catalogue.h"
 #include "hooks.h"
@@ -80,7 +81,9 @@ add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
       hook = json_new (JSON_OBJECT);
       json_push (list, hook);
     }
-  json_set (hook, "path", json_new_string (entitle_config_hook (ctx->config)));
+  char buf[PATH_MAX];
+
+  json_set (hook, "path", json_new_string (entitle_config_hook (ctx->config, buf, sizeof (buf))));
   json_set (hook, "args", hook_args (ctx, stage));
 }
 

@@ -21,21 +21,16 @@ entitle_config_path (void)
   return p ? p : ENTITLE_CONFIG_FILE;
 }
 
-/* The build tree's hook, when this program runs from a build tree: it is
-   shim/entitle-full (or shim/entitle) there, and the hook is
-   oci-hooks/entitle-hook beside shim/.  NULL otherwise.  */
+/* In a build tree the programs are shim/entitle, shim/entitle-full and
+   oci-hooks/entitle-hook: when the running program is in @here (a
+   directory of the tree), the program @there (relative to the tree's top)
+   into @buf, if it is there; else NULL.  */
 static const char *
-build_tree_hook (void)
+build_tree_program (const char *here, const char *there, char *buf, size_t len)
 {
-  static char path[PATH_MAX + sizeof ("/oci-hooks/entitle-hook")];
-  static int done;
   char self[PATH_MAX], *slash;
-  ssize_t n;
+  ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
 
-  if (done)
-    return *path ? path : NULL;
-  done = 1;
-  n = readlink ("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
     return NULL;
   self[n] = '\0';
@@ -44,13 +39,12 @@ build_tree_hook (void)
     return NULL;
   *slash = '\0';
   slash = strrchr (self, '/');
-  if (slash == NULL || strcmp (slash + 1, "shim") != 0)
+  if (slash == NULL || strcmp (slash + 1, here) != 0)
     return NULL;
   *slash = '\0';
-  snprintf (path, sizeof path, "%s/oci-hooks/entitle-hook", self);
-  if (access (path, X_OK) < 0)
-    *path = '\0';
-  return *path ? path : NULL;
+  if ((size_t)snprintf (buf, len, "%s/%s", self, there) >= len || access (buf, X_OK) < 0)
+    return NULL;
+  return buf;
 }
 
 #define DEFAULT_STATE_DIR "/run/entitle"
@@ -65,15 +59,22 @@ entitle_state_path (const char *state_dir, const char *name)
 }
 
 const char *
-entitle_config_hook (const struct entitle_config_s *cfg)
+entitle_config_hook (const struct entitle_config_s *cfg, char *buf, size_t len)
 {
   const char *p = getenv ("ENTITLE_HOOK");
   if (p && *p)
     return p;
   if (cfg->hook)
     return cfg->hook;
-  p = build_tree_hook ();
+  p = build_tree_program ("shim", "oci-hooks/entitle-hook", buf, len);
   return p ? p : PKGLIBEXECDIR "/entitle-hook";
+}
+
+const char *
+entitle_config_full (char *buf, size_t len)
+{
+  const char *p = build_tree_program ("oci-hooks", "shim/entitle-full", buf, len);
+  return p ? p : PKGLIBEXECDIR "/entitle-full";
 }
 
 const char *

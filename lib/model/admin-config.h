@@ -41,8 +41,13 @@ char *entitle_state_path (const char *state_dir, const char *name);
 
 /** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
     the build tree's when the running program is in one (shim/entitle-full
-    next to oci-hooks/entitle-hook), else the installed one.  */
-const char *entitle_config_hook (const struct entitle_config_s *cfg);
+    next to oci-hooks/entitle-hook), else the installed one.  The path may
+    be built in @buf (PATH_MAX).  */
+const char *entitle_config_hook (const struct entitle_config_s *cfg, char *buf, size_t len);
+
+/** entitle-full, for entitle-hook: the build tree's when the hook runs
+    from one, else the installed one; the path may be built in @buf.  */
+const char *entitle_config_full (char *buf, size_t len);
 
 /** The `--config` value that makes entitle-hook load the config @cfg was
     loaded from: its path, or "" (no admin config) when there was none.  */

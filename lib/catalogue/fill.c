@@ -62,18 +62,31 @@ cidr_of (const struct entitle_cidr_s *c, struct entitle_cidr *out)
     }
 }
 
-int
-entitle_bpf_fill_egress (struct entitle_policy *policy, const struct entitle_request_s *req, entitle_error_t *err)
+static int
+add_cidr (struct entitle_cidr *rules, __u16 *n, unsigned max, const struct entitle_request_s *req,
+          entitle_error_t *err)
 {
   struct entitle_cidr r;
   __u16 i;
 
   cidr_of (&req->v.cidr, &r);
-  for (i = 0; i < policy->n_egress; i++)
-    if (memcmp (&policy->egress[i], &r, sizeof (r)) == 0)
+  for (i = 0; i < *n; i++)
+    if (memcmp (&rules[i], &r, sizeof (r)) == 0)
       return 0;
-  if (policy->n_egress >= ENTITLE_MAX_EGRESS)
-    return entitle_make_error (err, E2BIG, "entitlement `%s`: more than %d rules", req->entry->name, ENTITLE_MAX_EGRESS);
-  policy->egress[policy->n_egress++] = r;
+  if (*n >= max)
+    return entitle_make_error (err, E2BIG, "entitlement `%s`: more than %u rules", req->entry->name, max);
+  rules[(*n)++] = r;
   return 0;
+}
+
+int
+entitle_bpf_fill_egress (struct entitle_policy *policy, const struct entitle_request_s *req, entitle_error_t *err)
+{
+  return add_cidr (policy->egress, &policy->n_egress, ENTITLE_MAX_EGRESS, req, err);
+}
+
+int
+entitle_bpf_fill_ingress (struct entitle_policy *policy, const struct entitle_request_s *req, entitle_error_t *err)
+{
+  return add_cidr (policy->ingress, &policy->n_ingress, ENTITLE_MAX_INGRESS, req, err);
 }

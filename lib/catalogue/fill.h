@@ -11,6 +11,8 @@
    program reads, once; a table that is full is an error (E2BIG) naming
    the entitlement and the limit.  */
 int entitle_bpf_fill_egress (struct entitle_policy *policy, const struct entitle_request_s *req, entitle_error_t *err);
+int entitle_bpf_fill_ingress (struct entitle_policy *policy, const struct entitle_request_s *req,
+                              entitle_error_t *err);
 int entitle_bpf_fill_bind (struct entitle_policy *policy, const struct entitle_request_s *req, entitle_error_t *err);
 int entitle_bpf_fill_bind_map (struct entitle_policy *policy, const struct entitle_request_s *req,
                                entitle_error_t *err);

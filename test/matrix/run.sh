@@ -81,6 +81,7 @@ declare -A VALUE=(
   [network.egress]=10.200.0.1/32:80
   [network.bind]=8080
   [network.bind-map]=80:8080
+  [network.ingress]=10.200.0.1/32:8080
   [fs.read]=/etc
   [fs.write]=/dev/shm
 )

@@ -381,6 +381,15 @@ static const struct row rows[] = {
   { "network.egress=10.0.0.0/8:443", NOSECCOMP, DOCKER_SETS (DOCKER_NO_NET_RAW), .netns = true, .pidns = true,
     .profile = UNCHANGED },
 
+  /* network.ingress: the same, for the sources that reach the container
+     (raw and packet sockets would read past the programs).  */
+  { "network.ingress=10.0.0.0/8:8080", RUNC, RUNC_SETS (RUNC_CAPS), .nnp = true, .netns = true, .pidns = true,
+    .profile = UNCHANGED },
+  { "network.ingress=10.0.0.0/8:8080", DOCKER, DOCKER_SETS (DOCKER_NO_NET_RAW), .netns = true, .pidns = true,
+    .profile = UNCHANGED },
+  { "network.ingress=10.0.0.0/8:8080", NOSECCOMP, DOCKER_SETS (DOCKER_NO_NET_RAW), .netns = true, .pidns = true,
+    .profile = UNCHANGED },
+
   /* network.proxy: nothing its capabilities gate; no restriction, so no
      profile where there was none.  */
   { "network.proxy", RUNC, RUNC_SETS (RUNC_CAPS " CAP_NET_RAW CAP_NET_BROADCAST"), .nnp = true, .netns = true,
@@ -504,6 +513,7 @@ static const struct row rows[] = {
 static const char *const covered[] = { "host.devices.admin", "host.devices.none", "host.modules.admin",
                                        "host.processes.admin", "host.processes.none", "network.admin",
                                        "network.bind", "network.bind-map", "network.egress", "network.host",
+                                       "network.ingress",
                                        "network.none", "network.proxy", "network.user", "security.admin",
                                        "security.confined", "security.insecure", "security.memory-lock",
                                        "security.view" };

@@ -27,35 +27,11 @@ static const struct command
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
   { "version", shim_version, false, false },
+  /* Help and completion need no runtime first (help finds it itself,
+     after printing entitle's part) and apply no policy.  */
+  { "help", shim_help, true, false },
+  { "__complete", shim_complete, true, false },
 };
-
-static void
-usage (void)
-{
-  printf ("Usage: entitle [global options] COMMAND [options] [arguments]\n"
-          "\n"
-          "An OCI runtime that applies the container's entitlements, then runs\n"
-          "the wrapped runtime (runc or crun) with the same arguments.\n"
-          "\n"
-          "Commands entitle acts on:\n"
-          "  create, run, restore   rewrite config.json for the entitlements\n"
-          "  exec --process FILE    give FILE the container's process-level effects\n"
-          "  features               the runtime's features, with entitle's\n"
-          "Debug commands:\n"
-          "  compile [-b DIR] [--config FILE] [--entitlements LIST] [--diff]\n"
-          "  explain [--json] ENTITLEMENT...\n"
-          "                         what each entitlement changes, and how this host enforces it\n"
-          "  explain --score [--json] [-b DIR] [--config FILE]\n"
-          "                         how exposed the bundle's container would be (0-10)\n"
-          "  probe [--json]         what this kernel offers entitle (BPF, seccomp, Landlock, LSMs)\n"
-          "  version                entitle's version and the runtime's\n"
-          "Every other command and flag is the wrapped runtime's.\n"
-          "\n"
-          "Entitlements: annotation io.entitle.entitlements; admin config\n"
-          "--entitle-config=FILE, else $ENTITLE_CONFIG (set and empty: none), else\n"
-          "%s.  See entitle(8), entitlements(7), entitle.json(5).\n",
-          ENTITLE_CONFIG_FILE);
-}
 
 int
 shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
@@ -78,6 +54,19 @@ find_command (const char *name)
   return NULL;
 }
 
+/* The wrapped runtime, which runs under its mark from here on (captures
+   included).  */
+int
+shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err)
+{
+  int ret = entitle_runtime_find (s->ctx->config, runtime, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  s->runtime = *runtime;
+  entitle_runtime_mark (*runtime);
+  return 0;
+}
+
 static int
 dispatch (struct shim_s *s, entitle_error_t *err)
 {
@@ -89,12 +78,7 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (s->args.command == NULL && s->args.help)
-    {
-      usage ();
-      exit (EXIT_SUCCESS);
-    }
-  c = find_command (s->args.command);
+  c = find_command (shim_help_asked (s) ? "help" : s->args.command);
   ret = entitle_config_load_file (cfg, s->args.entitle_config, err);
   if (UNLIKELY (ret < 0))
     {
@@ -108,13 +92,9 @@ dispatch (struct shim_s *s, entitle_error_t *err)
     }
   if (c && c->own)
     return c->run (s, err);
-  ret = entitle_runtime_find (cfg, &runtime, err);
+  ret = shim_find_runtime (s, &runtime, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  s->runtime = runtime;
-  /* Everything entitle-full runs from here on runs under the runtime's
-     mark, captures included.  */
-  entitle_runtime_mark (runtime);
   if (s->args.command == NULL && s->args.version)
     return shim_version (s, err);
   if (c)

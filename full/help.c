@@ -205,10 +205,8 @@ shim_help_option (const struct shim_option_s *opts, const char *arg)
   return NULL;
 }
 
-/* @text, from column @col on, wrapped at 78 columns; a line it starts is
-   indented by @indent.  */
-static void
-print_wrapped (const char *text, int col, int indent)
+void
+shim_help_wrap (const char *text, int col, int indent)
 {
   size_t gap = 0; /* the spaces before this word: 2 after a sentence */
 
@@ -245,7 +243,7 @@ print_options (const char *title, const struct shim_option_s *o)
           printf ("  %s\n%26s", names, "");
         else
           printf ("  %-24s", names);
-        print_wrapped (o->text, 26, 26);
+        shim_help_wrap (o->text, 26, 26);
       }
 }
 
@@ -264,7 +262,7 @@ print_overview (void)
         break;
       if (i > 0 && commands[i].kind != commands[i - 1].kind)
         printf ("Commands entitle acts on before the runtime runs them:\n");
-      print_wrapped (commands[i].summary, printf ("  %-10s ", commands[i].name), 13);
+      shim_help_wrap (commands[i].summary, printf ("  %-10s ", commands[i].name), 13);
     }
   print_options ("Global options entitle reads (all but --entitle-config go to the runtime too):", globals);
   printf ("\nEvery other command and option is the runtime's.  `entitle COMMAND --help`\n"
@@ -286,7 +284,7 @@ print_command (const struct shim_help_s *h)
     }
   while (*form);
   putchar ('\n');
-  print_wrapped (h->text, 0, 0);
+  shim_help_wrap (h->text, 0, 0);
   putchar ('\n');
   print_options (h->kind == HELP_OWN ? "Options:" : "Options entitle reads:", h->options);
 }

@@ -58,4 +58,10 @@ const struct shim_option_s *shim_help_globals (void);
 /** The option @arg (`--name`, `--name=VALUE`, `-b`) of @opts, or NULL.  */
 const struct shim_option_s *shim_help_option (const struct shim_option_s *opts, const char *arg);
 
+/**
+ * Print @text, the cursor at column @col, wrapped at 78 columns; each line
+ * it starts is indented by @indent.  Two spaces after a sentence are kept.
+ */
+void shim_help_wrap (const char *text, int col, int indent);
+
 #endif

@@ -304,8 +304,10 @@ help_topic (const struct shim_s *s, const char **topic)
     return s->args.help;
   if (strcmp (s->args.command, "help") == 0)
     {
+      /* help --help: help's own.  */
       i = s->args.command_index + 1;
-      *topic = i < s->argc ? s->argv[i] : NULL;
+      *topic = i >= s->argc ? NULL : s->argv[i][0] == '-' ? "help"
+                                                          : s->argv[i];
       return true;
     }
   if (s->args.command_help)
@@ -346,7 +348,9 @@ shim_help (struct shim_s *s, entitle_error_t *err)
       fflush (stdout);
       exit (EXIT_SUCCESS);
     }
-  ret = shim_find_runtime (s, &runtime, err);
+  ret = shim_load_config (s, false, err);
+  if (ret == 0)
+    ret = shim_find_runtime (s, &runtime, err);
   if (UNLIKELY (ret < 0))
     return ret;
   argv[1] = topic ? (char *)topic : (char *)"--help";

@@ -27,8 +27,8 @@ static const struct command
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
   { "version", shim_version, false, false },
-  /* Help and completion need no runtime first (help finds it itself,
-     after printing entitle's part) and apply no policy.  */
+  /* dispatch runs these two first: neither needs the admin config (help
+     reads it only to find the runtime, after printing entitle's part).  */
   { "help", shim_help, true, false },
   { "__complete", shim_complete, true, false },
 };
@@ -67,10 +67,25 @@ shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err)
   return 0;
 }
 
+int
+shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err)
+{
+  int ret = entitle_config_load_file ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config, err);
+
+  /* Commands that apply no policy reach the runtime regardless, found as
+     with no admin config (DESIGN §7: containers are never stranded).  */
+  if (UNLIKELY (ret < 0) && !policy)
+    {
+      entitle_log_warning (s->ctx->log, "%s; the runtime runs without it", (*err)->msg);
+      entitle_error_release (err);
+      return 0;
+    }
+  return ret;
+}
+
 static int
 dispatch (struct shim_s *s, entitle_error_t *err)
 {
-  struct entitle_config_s *cfg = (struct entitle_config_s *)s->ctx->config;
   cleanup_free char *runtime = NULL;
   const struct command *c;
   int ret;
@@ -78,18 +93,16 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
-  c = find_command (shim_help_asked (s) ? "help" : s->args.command);
-  ret = entitle_config_load_file (cfg, s->args.entitle_config, err);
+  /* Help reads the admin config only if it shows the runtime's help;
+     completion never does.  */
+  if (shim_help_asked (s))
+    return shim_help (s, err);
+  c = find_command (s->args.command);
+  if (c && c->run == shim_complete)
+    return shim_complete (s, err);
+  ret = shim_load_config (s, c && c->policy, err);
   if (UNLIKELY (ret < 0))
-    {
-      /* Commands that apply no policy reach the runtime regardless, found
-         as with no admin config (DESIGN §7: containers are never
-         stranded).  */
-      if (c && c->policy)
-        return ret;
-      entitle_log_warning (s->ctx->log, "%s; the runtime runs without it", (*err)->msg);
-      entitle_error_release (err);
-    }
+    return ret;
   if (c && c->own)
     return c->run (s, err);
   ret = shim_find_runtime (s, &runtime, err);

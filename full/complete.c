@@ -18,7 +18,7 @@ struct cursor_s
 {
   const struct shim_help_s *command; /**< NULL until a command is typed */
   const struct shim_option_s *value; /**< the option whose value is being typed */
-  bool positional;                   /**< past `--` or, for exec, the container id */
+  bool positional;                   /**< past `--`, exec's container id, or a command it does not know */
 };
 
 /* The names of the catalogue, `NAME=` for a modifier that takes a value,
@@ -117,9 +117,10 @@ walk (char **words, int n, struct cursor_s *c)
     {
       const char *w = words[i];
       const struct shim_option_s *o;
+      bool is_value = c->value != NULL;
 
       c->value = NULL;
-      if (c->positional)
+      if (c->positional || is_value)
         continue;
       if (strcmp (w, "--") == 0 && c->command)
         c->positional = true;
@@ -130,7 +131,7 @@ walk (char **words, int n, struct cursor_s *c)
             c->value = o;
         }
       else if (c->command == NULL)
-        c->command = shim_help_find (w);
+        c->positional = (c->command = shim_help_find (w)) == NULL;
       else if (strcmp (c->command->name, "exec") == 0)
         c->positional = true;
     }
@@ -164,9 +165,11 @@ shim_complete (struct shim_s *s, entitle_error_t *err)
   else
     {
       printf ("words\n");
-      if (c.command == NULL)
+      if (c.positional)
+        ;
+      else if (c.command == NULL)
         commands (cur, true);
-      else if (c.command->entitlements && !c.positional)
+      else if (c.command->entitlements)
         entitlements ("", cur, false);
       else if (strcmp (c.command->name, "help") == 0)
         commands (cur, false);

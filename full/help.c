@@ -167,6 +167,8 @@ static const struct shim_option_s globals[] = {
   { "--systemd-cgroup", NULL, ARG_NONE, NULL, NULL },
   { "--rootless", NULL, ARG_WORDS, "true|false|auto", NULL },
   { "--cgroup-manager", NULL, ARG_WORDS, "cgroupfs|systemd|disabled", NULL },
+  { "--log-level", NULL, ARG_WORDS, "error|warning|debug", NULL },
+  { "--criu", NULL, ARG_FILE, "PATH", NULL },
   END_OPTIONS,
 };
 
@@ -290,17 +292,18 @@ print_command (const struct shim_help_s *h)
 }
 
 /* The command whose help is asked for (NULL: entitle's), or false when
-   none is: `--help` before any command, `help [COMMAND]`, and a
-   command's `--help` (the runtime's commands parsed in shim/args.c,
-   entitle's own here, up to a `--`).  */
+   none is: a global `--help`, `help [COMMAND]`, and a command's `--help`
+   (the runtime's commands parsed in shim/args.c, entitle's own here, up
+   to a `--`).  */
 static bool
 help_topic (const struct shim_s *s, const char **topic)
 {
   const struct shim_help_s *h = shim_help_find (s->args.command);
   int i;
 
-  *topic = s->args.command;
-  if (s->args.command == NULL)
+  /* A global --help is runc's overview, whatever command follows.  */
+  *topic = s->args.help ? NULL : s->args.command;
+  if (s->args.help || s->args.command == NULL)
     return s->args.help;
   if (strcmp (s->args.command, "help") == 0)
     {

@@ -117,7 +117,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
     return ret;
   /* entitle's own commands, help and completion: entitle-full reads the
      admin config itself, where they need it.  */
-  if ((c == NULL && a->help) || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
+  if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
       || is (c, "explain") || is (c, "probe"))
     return exec_full (argv, err);
   ret = entitle_config_load_file (cfg, a->entitle_config, &cfg_err);

@@ -110,6 +110,12 @@ after_line() {
     [ "$(fingerprint "$BUNDLE")" = "$BEFORE" ]
     [ -z "$(rnc list -q)" ]
   done
+  # A global --help before the command too (runc prints its overview).
+  run_detached ent --help create "$CTID"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "Usage: entitle [global options] COMMAND [options] [arguments]" ]
+  [ "$(fingerprint "$BUNDLE")" = "$BEFORE" ]
+  [ -z "$(rnc list -q)" ]
 }
 
 @test "create: an unknown entitlement names the closest known one, and nothing changes" {
@@ -148,6 +154,9 @@ complete_line() {
   [[ " $reply " == *" kill "* ]]
   complete_line "$E --entitle"
   [ "$reply" = "--entitle-config" ]
+  # A global option's value is not the command.
+  complete_line "$E --root /run/x --log-level debug ex"
+  [ "$reply" = "explain exec" ]
   complete_line "$E explain --s"
   [ "$reply" = "--score" ]
   complete_line "$E explain network.n"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "commands.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "fault.h"
 #include "file.h"
 #include "json.h"

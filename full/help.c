@@ -48,6 +48,9 @@ static const struct shim_option_s compile_options[] = {
   { "--entitlements", "-e", ARG_LIST, "LIST",
     "these entitlements (separated by commas or spaces) in place of the bundle's io.entitle.entitlements" },
   { "--diff", NULL, ARG_NONE, NULL, "print a unified diff against the config as it is (needs diff)" },
+  { "--check", NULL, ARG_NONE, NULL,
+    "print nothing; fail, naming the first section that differs, unless the config is already as create "
+    "writes it" },
   HELP_OPTION,
   END_OPTIONS,
 };
@@ -98,7 +101,7 @@ static const struct shim_help_s commands[] = {
     "10.0, as create would rewrite it: each check that costs points, and the entitlement to ask for "
     "or the change to make that would lower it.",
     explain_options, true },
-  { "compile", HELP_OWN, "[-b DIR] [--config FILE] [--entitlements LIST] [--diff]",
+  { "compile", HELP_OWN, "[-b DIR] [--config FILE] [--entitlements LIST] [--diff|--check]",
     "the config.json create would write, printed; nothing is written",
     "Compute the rewrite create would make for the bundle, with the same admin configuration and "
     "grants, and print it: the bytes create would write, or with --diff a diff -u against the config "
@@ -158,6 +161,9 @@ static const struct shim_option_s globals[] = {
   { "--entitle-config", NULL, ARG_FILE, "FILE",
     "entitle's own: the admin configuration, in place of $ENTITLE_CONFIG and " ENTITLE_CONFIG_FILE
     "; the runtime never sees it" },
+  { "--entitle-profile", NULL, ARG_TEXT, "NAME",
+    "entitle's own: the admin's profile NAME, as if run as entitle-NAME (Docker's runtimeArgs); the runtime "
+    "never sees it" },
   { "--log", NULL, ARG_FILE, "FILE", "the runtime's log: entitle's warnings go there, its errors there and to stderr" },
   { "--log-format", NULL, ARG_WORDS, "text|json", "the log's format, which entitle writes too" },
   { "--root", NULL, ARG_DIR, "DIR", "the runtime's state directory: entitle keys containers by it and their id" },
@@ -266,7 +272,7 @@ print_overview (void)
         printf ("Commands entitle acts on before the runtime runs them:\n");
       shim_help_wrap (commands[i].summary, printf ("  %-10s ", commands[i].name), 13);
     }
-  print_options ("Global options entitle reads (all but --entitle-config go to the runtime too):", globals);
+  print_options ("Global options entitle reads (all but entitle's own go to the runtime too):", globals);
   printf ("\nEvery other command and option is the runtime's.  `entitle COMMAND --help`\n"
           "shows a command's options.  The entitlements: `entitle explain`,\n"
           "entitlements(7); the admin configuration: entitle.json(5); entitle(8).\n");

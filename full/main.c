@@ -70,7 +70,8 @@ shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err)
 int
 shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err)
 {
-  int ret = entitle_config_load_file ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config, err);
+  int ret = entitle_config_open ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config,
+                                 s->args.entitle_profile, err);
 
   /* Commands that apply no policy reach the runtime regardless, found as
      with no admin config (DESIGN §7: containers are never stranded).  */

@@ -47,6 +47,31 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   return ret;
 }
 
+/* time="..." level=error msg="...": logrus's text format, as runc writes
+   it, with the message quoted as logrus quotes it (Go's %q: a quote or a
+   backslash in it is escaped), so that a parser reads the whole line.  */
+static int
+write_text_line (int fd, enum entitle_log_level level, const char *msg)
+{
+  char line[8192 + 64], stamp[64];
+  time_t now = time (NULL);
+  struct tm tm;
+  size_t n;
+
+  gmtime_r (&now, &tm);
+  strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  n = (size_t)snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"", stamp, level_names[level]);
+  for (; *msg && n < sizeof (line) - 4; msg++)
+    {
+      if (*msg == '"' || *msg == '\\')
+        line[n++] = '\\';
+      line[n++] = *msg;
+    }
+  line[n++] = '"';
+  line[n++] = '\n';
+  return entitle_write_all (fd, line, n);
+}
+
 /* crun's journald:ID and syslog:ID targets: entitle has no journal
    client, but journald reads syslog too, so a line sent there is kept
    under ID (or "entitle").  */
@@ -78,24 +103,7 @@ write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, c
   fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     return false;
-  if (log->json)
-    return write_json_line (fd, level, msg) == 0;
-  else
-    {
-      /* logrus's text format, as runc writes it.  */
-      char line[8192], stamp[64];
-      time_t now = time (NULL);
-      struct tm tm;
-      int n;
-
-      gmtime_r (&now, &tm);
-      strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-      n = snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"%s\"\n", stamp,
-                    level_names[level], msg);
-      if (n < 0)
-        return false;
-      return entitle_write_all (fd, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1) == 0;
-    }
+  return (log->json ? write_json_line (fd, level, msg) : write_text_line (fd, level, msg)) == 0;
 }
 
 void
@@ -106,7 +114,7 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
   va_list ap;
   int n;
 
-  /* No log: silent (the trust rule compiles trial copies).  */
+  /* No log: silent.  */
   if (log == NULL || (level == ENTITLE_LOG_DEBUG && !log->debug))
     return;
   va_start (ap, fmt);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "admin-config.h"
 #include "file.h"
-#include "probe.h"
+#include "probe-cache.h"
 #include "utils.h"
 
 /* The probe of this boot, kept in state_dir: probing loads and attaches

@@ -152,7 +152,7 @@ complete_line() {
   complete_line "$E "
   [[ " $reply " == *" explain compile probe version help create run restore exec features "* ]]
   [[ " $reply " == *" kill "* ]]
-  complete_line "$E --entitle"
+  complete_line "$E --entitle-c"
   [ "$reply" = "--entitle-config" ]
   # A global option's value is not the command.
   complete_line "$E --root /run/x --log-level debug ex"
@@ -215,7 +215,7 @@ warn_bundle() {
 
 @test "log: with --log a warning goes to the log only, in its format; an error to stderr and the log" {
   warn_bundle
-  warning='entitlement `fs.write` is not enforced: it needs the Landlock helper (not built in this version)'
+  warning='entitlement `fs.write` not enforced: it needs the Landlock helper (not built in this version)'
   # Without --log: stderr, as before.
   run_detached ent run -b "$BUNDLE" "$CTID"
   [ "$status" -eq 0 ]
@@ -265,8 +265,8 @@ SH
   run --separate-stderr env LOG="$log" BUNDLE="$BUNDLE" unshare -m --propagation private sh "$BATS_TEST_TMPDIR/syslog.sh"
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
-  grep -q 'user.warn ent-cli\[[0-9]*\]: entitle: entitlement `fs.write` is not enforced' "$log"
-  grep -q 'user.warn ent-cli-j\[[0-9]*\]: entitle: entitlement `fs.write` is not enforced' "$log"
+  grep -q 'user.warn ent-cli\[[0-9]*\]: entitle: entitlement `fs.write` not enforced' "$log"
+  grep -q 'user.warn ent-cli-j\[[0-9]*\]: entitle: entitlement `fs.write` not enforced' "$log"
 }
 
 @test "log: through containerd a warning is in the task's log.json, not in the application's stderr" {
@@ -298,7 +298,7 @@ SH
   # ... and the warning is where containerd keeps the runtime's log.
   cr run -d --runc-binary "$(realpath "$ENTITLE")" --runc-root "$CTRD_DIR/runc" \
     --annotation io.entitle.entitlements=fs.write=/tmp --rootfs "$ROOTFS" "$CTID" /bin/sleep 600
-  jq -e 'select(.msg | startswith("entitle:")) | .level == "warning" and (.msg | test("`fs.write` is not enforced"))' \
+  jq -e 'select(.msg | startswith("entitle:")) | .level == "warning" and (.msg | test("`fs.write` not enforced"))' \
     "$CTRD_DIR/state/io.containerd.runtime.v2.task/$CTRD_NS/$CTID/log.json"
   cr tasks kill -s KILL "$CTID"
   for _ in $(seq 50); do

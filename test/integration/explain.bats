@@ -174,7 +174,7 @@ CHECK                 COST  REASON
 cap-sys-admin          3.0  holds CAP_SYS_ADMIN: mounts, namespaces, most of the kernel's admin interfaces
                             lower it: ask for `host.devices.none`, `security.confined` or `security.view`; or take it out of the engine's config (no --privileged, --cap-drop)
 cap-net-admin          1.0  holds CAP_NET_ADMIN: may reconfigure the network it is in
-                            lower it: ask for `network.egress=...`, `network.none`, `network.user`, `security.confined` or `security.view`; or take it out of the engine's config (no --privileged, --cap-drop)
+                            lower it: ask for `network.egress=...`, `network.ingress=...`, `network.none`, `network.user`, `security.confined` or `security.view`; or take it out of the engine's config (no --privileged, --cap-drop)
 seccomp                2.0  no seccomp profile: every system call is allowed
                             lower it: ask for `host.devices.none`, `network.none`, `network.user`, `security.confined` or `security.view`; or give the engine's default profile (no seccomp=unconfined)
 no-new-privileges      1.0  noNewPrivileges is not set: setuid files and file capabilities raise privileges

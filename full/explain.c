@@ -375,14 +375,14 @@ parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
 /* A modifier is explained by its name alone; anything else goes through
    the parser, for its error message.  */
 static int
-lookup (const char *arg, const struct entitle_entry_s **out, entitle_error_t *err)
+lookup (const struct entitle_catalogue_s *cat, const char *arg, const struct entitle_entry_s **out, entitle_error_t *err)
 {
-  const struct entitle_entry_s *e = entitle_catalogue_find (arg, strcspn (arg, "="));
+  const struct entitle_entry_s *e = entitle_catalogue_find (cat, arg, strcspn (arg, "="));
   struct entitle_request_s req;
 
   if (e == NULL || strchr (arg, '='))
     {
-      int ret = entitle_parse_one (arg, strlen (arg), &req, err);
+      int ret = entitle_parse_one (cat, arg, strlen (arg), &req, err);
       if (UNLIKELY (ret < 0))
         return ret;
       free (req.value);
@@ -395,10 +395,10 @@ lookup (const char *arg, const struct entitle_entry_s **out, entitle_error_t *er
 /* The catalogue as `explain` lists it: each ladder narrow to wide, the
    ladders in the order of their domains, then the modifiers by name.  */
 static size_t
-listing (const struct entitle_entry_s **out)
+listing (const struct entitle_catalogue_s *cat, const struct entitle_entry_s **out)
 {
   size_t i, n, k = 0;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (cat, &n);
   int d, rung, top = 0;
 
   for (i = 0; i < n; i++)
@@ -456,10 +456,10 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
   if (o->n > (int)(sizeof (entries) / sizeof (entries[0])))
     return entitle_make_error (err, E2BIG, "explain: more than %zu entitlements", sizeof (entries) / sizeof (entries[0]));
   if (o->n == 0)
-    n = listing (entries);
+    n = listing (&s->ctx->config->catalogue, entries);
   for (i = 0; i < (size_t)o->n; i++)
     {
-      ret = lookup (s->argv[o->first + i], &entries[n++], err);
+      ret = lookup (&s->ctx->config->catalogue, s->argv[o->first + i], &entries[n++], err);
       if (UNLIKELY (ret < 0))
         return ret;
     }

@@ -99,7 +99,7 @@ add_annotations (struct shim_s *s, json_t *features)
   char buf[16];
   size_t n, i, len = 1;
 
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (&s->ctx->config->catalogue, &n);
   for (i = 0; i < n; i++)
     len += strlen (rows[i].name) + 1;
   names = calloc (1, len);

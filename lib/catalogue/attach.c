@@ -48,3 +48,28 @@ entitle_attach_names (unsigned mask, char *buf, size_t size)
       len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", entitle_attach_points[i].name);
   return buf;
 }
+
+/* CHECMATE_HOOK_* of the seed's include/uapi/linux/checmate.h, lower
+   case, numbered from 1 (0 is CHECMATE_HOOK_UNSPEC).  */
+const char *const entitle_checmate_hooks[] = {
+  "", "unix_stream_connect", "unix_may_send", "socket_create", "socket_post_create", "socket_bind",
+  "socket_connect", "socket_listen", "socket_accept", "socket_sendmsg", "socket_recvmsg", "socket_getsockname",
+  "socket_getpeername", "socket_getsockopt", "socket_setsockopt", "socket_shutdown", "socket_sock_rcv_skb",
+  "socket_getpeersec_stream", "socket_getpeersec_dgram", "sk_alloc_security", "sk_free_security",
+  "sk_clone_security", "sk_getsecid", "sock_graft", "inet_conn_request", "inet_csk_clone",
+  "inet_conn_established", "secmark_relabel_packet", "secmark_refcount_inc", "secmark_refcount_dec",
+  "req_classify_flow", "tun_dev_alloc_security", "tun_dev_free_security", "tun_dev_create",
+  "tun_dev_attach_queue", "tun_dev_attach", "tun_dev_open", "path_unlink", "path_mkdir", "path_rmdir",
+  "path_mknod", "path_truncate", "path_symlink", "path_link", "path_rename", "path_chmod", "path_chown",
+  "path_chroot", "file_open", "task_create", "task_free", NULL
+};
+
+int
+entitle_checmate_hook_find (const char *name)
+{
+  int i;
+  for (i = 1; entitle_checmate_hooks[i]; i++)
+    if (strcmp (entitle_checmate_hooks[i], name) == 0)
+      return i;
+  return -1;
+}

@@ -51,4 +51,12 @@ int entitle_attach_find (const char *name);
  */
 char *entitle_attach_names (unsigned mask, char *buf, size_t size);
 
+/* The hooks of the Checmate patch set (the seed's enum checmate_hook, in
+   its order): `checmate/HOOK` names one as an admin program's attach
+   point.  */
+extern const char *const entitle_checmate_hooks[];
+
+/** The seed's number of the Checmate hook @name ("socket_connect"), or -1. */
+int entitle_checmate_hook_find (const char *name);
+
 #endif

@@ -23,6 +23,8 @@ struct effects
   char **cap_keep; /**< the intersection of the rows' upper bounds, or NULL: none */
   size_t n_keep;
   unsigned fx;
+  const struct entitle_sys_rule_s **rules; /**< custom rows' seccomp rules, NULL-terminated */
+  size_t n_rules;
 };
 
 static void
@@ -87,6 +89,7 @@ effects_free (struct effects *e)
   cleanup_strvp (&e->cap_keep);
   cleanup_strvp (&e->sys_deny);
   cleanup_strvp (&e->sys_allow);
+  free (e->rules);
 }
 #define cleanup_effects __attribute__ ((cleanup (effects_free)))
 
@@ -118,6 +121,26 @@ keep_also (struct effects *e, const char *const *keep)
     }
 }
 
+/* A row's own seccomp rules, once however many values it has.  */
+static void
+rules_add (struct effects *e, const struct entitle_entry_s *r)
+{
+  size_t i, k;
+
+  for (i = 0; i < r->n_sys_rules; i++)
+    {
+      for (k = 0; k < e->n_rules && e->rules[k] != &r->sys_rules[i]; k++)
+        ;
+      if (k < e->n_rules)
+        continue;
+      e->rules = realloc (e->rules, (e->n_rules + 2) * sizeof (*e->rules));
+      if (e->rules == NULL)
+        abort ();
+      e->rules[e->n_rules++] = &r->sys_rules[i];
+      e->rules[e->n_rules] = NULL;
+    }
+}
+
 static void
 effects_of (const struct entitle_set_s *set, struct effects *e)
 {
@@ -132,6 +155,7 @@ effects_of (const struct entitle_set_s *set, struct effects *e)
       if (r->cap_keep)
         keep_also (e, r->cap_keep);
       e->fx |= r->fx;
+      rules_add (e, r);
     }
 }
 
@@ -264,6 +288,7 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   entitle_strset_free (&a.seen);
   plan->deny = *deny;
   plan->allow = *allow;
+  plan->rules = e->rules;
   plan->fx = e->fx & (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY);
   plan->clone_no_ns = removes (e, "CAP_SYS_ADMIN");
   plan->clone_ns = !plan->clone_no_ns && entitle_strv_has (e->cap_add, "CAP_SYS_ADMIN")

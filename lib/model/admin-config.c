@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "admin-config.h"
+#include "custom.h"
 #include "file.h"
 #include "json.h"
 #include "utils.h"
@@ -165,6 +166,7 @@ enum key_kind
   KEY_BOOL,
   KEY_ACTION,   /* on_unenforceable: "refuse" or "warn" */
   KEY_PROFILES, /* {"NAME": [ENT...]} */
+  KEY_CUSTOM,   /* {"NAME": {definition}}: lib/model/custom.c */
 };
 
 static const struct
@@ -174,6 +176,7 @@ static const struct
   size_t offset;
 } keys[] = {
   { "defaults", KEY_LIST, offsetof (struct entitle_config_s, defaults) },
+  { "entitlements", KEY_CUSTOM, offsetof (struct entitle_config_s, catalogue) },
   { "grant", KEY_LIST, offsetof (struct entitle_config_s, grant) },
   { "hook", KEY_STRING, offsetof (struct entitle_config_s, hook) },
   { "lock", KEY_BOOL, offsetof (struct entitle_config_s, lock) },
@@ -274,6 +277,8 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
       }
     case KEY_PROFILES:
       return get_profiles (cfg, v, err);
+    case KEY_CUSTOM:
+      return entitle_custom_parse ((struct entitle_catalogue_s *)field, path, v, err);
     }
   abort ();
 }
@@ -432,6 +437,7 @@ void
 entitle_config_free (struct entitle_config_s *cfg)
 {
   entitle_config_free_profiles (cfg);
+  entitle_catalogue_free (&cfg->catalogue);
   free (cfg->path);
   free (cfg->runtime);
   free (cfg->state_dir);

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "catalogue.h"
 #include "error.h"
 
 /* A named set of entitlements the admin gives to every container of the
@@ -32,6 +33,7 @@ struct entitle_config_s
   char *hook; /**< entitle-hook, or NULL for the built-in path */
   struct entitle_profile_s *profiles;
   size_t n_profiles;
+  struct entitle_catalogue_s catalogue;    /**< the built-in rows and `entitlements`, the custom ones */
   const struct entitle_profile_s *profile; /**< the one this call runs under, or NULL */
 };
 

@@ -19,7 +19,8 @@
  * What @spec's `io.entitle.entitlements` asks for (the catalogue version
  * checked), into @requested; empty when it asks nothing.
  */
-int entitle_requested (const json_t *spec, struct entitle_set_s *requested, entitle_error_t *err);
+int entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
+                       entitle_error_t *err);
 
 /**
  * The final set for @spec: its `io.entitle.entitlements` request resolved

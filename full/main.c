@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "custom-check.h"
+#include "custom-progs.h"
 #include "runtime.h"
 #include "utils.h"
 
@@ -70,9 +72,19 @@ shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err)
 int
 shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err)
 {
-  int ret = entitle_config_open ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config,
-                                 s->args.entitle_profile, err);
+  struct entitle_config_s *cfg = (struct entitle_config_s *)s->ctx->config;
+  int ret = entitle_config_open (cfg, s->args.entitle_config, s->args.entitle_profile, err);
 
+  /* Custom rows name syscalls, capabilities and BPF objects that only
+     the libraries entitle-full links can check (the front cannot).  */
+  if (ret == 0 && cfg->catalogue.n_custom)
+    {
+      ret = entitle_custom_check (&cfg->catalogue, err);
+      if (ret == 0)
+        ret = entitle_bpf_custom_check (&cfg->catalogue, err);
+      if (UNLIKELY (ret < 0) && !policy)
+        entitle_config_reset (cfg);
+    }
   /* Commands that apply no policy reach the runtime regardless, found as
      with no admin config (DESIGN §7: containers are never stranded).  */
   if (UNLIKELY (ret < 0) && !policy)

@@ -169,7 +169,8 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
 }
 
 static int
-attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitle_error_t *err)
+attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, const char *dir,
+                  entitle_error_t *err)
 {
   struct entitle_bpf_s b;
   cleanup_close int cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -177,6 +178,12 @@ attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitl
 
   if (cgfd < 0)
     return entitle_make_sys_error (err, "open `%s`", dir);
+  if (plan->custom)
+    {
+      ret = hook_attach_custom (ctx, plan, cgfd, entitle_cgroup_id (cgfd), err);
+      if (UNLIKELY (ret < 0) || plan->attach == 0)
+        return ret;
+    }
   ret = entitle_bpf_open (&b, true, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -205,7 +212,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = attach_and_write (plan, dir, err);
+  ret = attach_and_write (ctx, plan, dir, err);
   /* The create fails: a cgroup made for it goes now, not at the next
      hook (the runtime runs no poststop for a container it never made).  */
   if (ret < 0 && parent[0])
@@ -242,7 +249,7 @@ leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final,
       entitle_error_release (&why);
       return 0;
     }
-  missing = entitle_probe_missing (&probe, plan->attach, reason, sizeof (reason));
+  missing = entitle_probe_missing (&probe, plan->attach | plan->custom, reason, sizeof (reason));
   if (missing == 0)
     return 0;
   names = entitle_bpf_quote (final, missing);
@@ -250,6 +257,7 @@ leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final,
   if (UNLIKELY (ret < 0))
     return ret;
   plan->attach &= ~missing;
+  plan->custom &= ~missing;
   return 0;
 }
 
@@ -272,12 +280,12 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
   if (ret <= 0)
     return ret;
   ret = leave_out_missing (ctx, &final, &plan, err);
-  if (UNLIKELY (ret < 0) || plan.attach == 0)
+  if (UNLIKELY (ret < 0) || (plan.attach | plan.custom) == 0)
     return ret;
   ret = enforce (ctx, st, &plan, err);
   /* A failure here is a failure, never a warning: only a mechanism the
      host lacks may be left out, and that was decided above.  */
-  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
+  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach | plan.custom)) != NULL && *names)
     return entitle_error_wrap (err, "%s cannot be enforced here: cgroup BPF", names);
   return ret;
 }

@@ -88,7 +88,7 @@ enum
 };
 
 /* A BPF program of a custom row, checked when the admin config is loaded
-   (bpf/custom.c) and attached by entitle-hook beside entitle's own.  */
+   (bpf/custom-progs.c) and attached by entitle-hook beside entitle's own.  */
 struct entitle_prog_s
 {
   const char *object;  /**< the ELF object (written relative to the admin config's directory) */

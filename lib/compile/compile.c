@@ -322,12 +322,35 @@ apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e,
   return 0;
 }
 
+/* "NAME@DIGEST,..." of the custom rows of @set, or NULL without one.  */
+static char *
+custom_record (const struct entitle_set_s *set)
+{
+  char *out = NULL;
+  size_t i, len = 0;
+
+  for (i = 0; i < set->n; i++)
+    {
+      const struct entitle_entry_s *r = set->items[i].entry;
+      char *more;
+
+      if (r->custom == NULL || (i > 0 && set->items[i - 1].entry == r))
+        continue;
+      more = realloc (out, len + strlen (r->name) + strlen (r->digest) + 3);
+      if (more == NULL)
+        abort ();
+      out = more;
+      len += (size_t)sprintf (out + len, "%s%s@%s", len ? "," : "", r->name, r->digest);
+    }
+  return out;
+}
+
 int
 entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
                  struct entitle_outcome_s *out, entitle_error_t *err)
 {
   cleanup_effects struct effects e = { 0 };
-  cleanup_free char *applied = NULL;
+  cleanup_free char *applied = NULL, *custom = NULL;
   json_t *linux_, *annotations;
   int ret;
 
@@ -354,5 +377,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   applied = entitle_set_format (set);
   json_set (annotations, ENTITLE_ANNOTATION_APPLIED, json_new_string (applied));
   json_set (annotations, ENTITLE_ANNOTATION_VERSION, json_new_string (PACKAGE_VERSION));
+  if ((custom = custom_record (set)) != NULL)
+    json_set (annotations, ENTITLE_ANNOTATION_CUSTOM, json_new_string (custom));
+  else
+    json_del (annotations, ENTITLE_ANNOTATION_CUSTOM);
   return 0;
 }

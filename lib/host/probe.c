@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "catalogue.h"
 #include "probe.h"
 #include "utils.h"
 
@@ -284,4 +285,15 @@ entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *w
     snprintf (why, len, "the kernel refuses cgroup BPF %s programs",
               entitle_attach_names (missing, names, sizeof (names)));
   return missing;
+}
+
+const char *
+entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point)
+{
+  bool seccomp = point == ENTITLE_POINT_SECCOMP;
+
+  if (seccomp ? !p->seccomp_extended : !p->checmate)
+    return seccomp ? "this kernel has no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)" : "this kernel has no Checmate (PR_CHECMATE)";
+  return seccomp ? "this version of entitle does not install eBPF seccomp programs (no in-container helper yet)"
+                 : "this version of entitle does not install Checmate programs (no prctl layer yet)";
 }

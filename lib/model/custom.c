@@ -232,6 +232,8 @@ parse_arg (const json_t *v, struct entitle_sys_arg_s *a, unsigned *seen, entitle
     return entitle_make_error (err, EINVAL, "`args`: `value` and `value_two` must be unsigned integers");
   if ((two != NULL) != (strcmp (op, "masked_eq") == 0))
     return entitle_make_error (err, EINVAL, "`args`: `value_two` goes with masked_eq (value is the mask), and only there");
+  if (a->value_two & ~a->value)
+    return entitle_make_error (err, EINVAL, "`args`: masked_eq: `value_two` has bits outside the mask `value`: it never matches");
   return 0;
 }
 

@@ -11,7 +11,7 @@
    built-in ones, so that the resolver, the trust rule, the compiler, the
    BPF plan and explain treat them alike.  This part needs libc only (the
    front loads the config too); what needs libseccomp and libcap
-   (lib/compile/custom-check.c) or libbpf (bpf/custom.c) is checked by
+   (lib/compile/custom-check.c) or libbpf (bpf/custom-progs.c) is checked by
    entitle-full and entitle-hook.  */
 
 /* A custom entitlement's name has a vendor: at least three components,

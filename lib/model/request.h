@@ -14,6 +14,9 @@
 #define ENTITLE_ANNOTATION_APPLIED   "io.entitle.applied"
 #define ENTITLE_ANNOTATION_VERSION   "io.entitle.version"
 #define ENTITLE_ANNOTATION_CATALOGUE "io.entitle.catalogue"
+/* Output only, as applied: the custom rows applied, NAME@DIGEST of their
+   definitions (the admin config versions them, not the catalogue).  */
+#define ENTITLE_ANNOTATION_CUSTOM "io.entitle.custom"
 
 /**
  * What @spec's `io.entitle.entitlements` asks for (the catalogue version

@@ -186,15 +186,17 @@ add_checked (struct entitle_set_s *set, struct entitle_request_s *req, const cha
 /* The built-in modifiers @req's row stands for (a custom row's `egress`,
    `ingress`, `bind`), added as @source asked for them: floors,
    contradictions and fills then hold for them as for any request.  The
-   admin config was checked to parse them when it was loaded.  */
+   admin config was checked to parse them when it was loaded.  They are
+   looked up in @cat, as every other request of the set: one row, one
+   address.  */
 static int
-add_implied (const struct entitle_request_s *req, const char *source, struct entitle_set_s *set,
-             entitle_error_t *err)
+add_implied (const struct entitle_catalogue_s *cat, const struct entitle_request_s *req, const char *source,
+             struct entitle_set_s *set, entitle_error_t *err)
 {
   for (const char *const *i = req->entry->implies; i && *i; i++)
     {
       struct entitle_request_s imp;
-      int ret = entitle_parse_one (NULL, *i, strlen (*i), &imp, err);
+      int ret = entitle_parse_one (cat, *i, strlen (*i), &imp, err);
       if (ret == 0)
         ret = add_checked (set, &imp, source, err);
       if (UNLIKELY (ret < 0))
@@ -260,7 +262,7 @@ parse_items (const struct entitle_catalogue_s *cat, const char *list, bool may_b
           ret = entitle_parse_one (cat, p, (size_t)(q - p), &req, err);
           if (UNLIKELY (ret < 0))
             return entitle_error_wrap (err, "%s", source);
-          ret = add_implied (&req, source, set, err);
+          ret = add_implied (cat, &req, source, set, err);
           if (ret == 0)
             ret = add_checked (set, &req, source, err);
           else

@@ -534,21 +534,7 @@ static struct entitle_log_s test_log = { .path = NULL };
 static json_t *
 load_fixture (enum fixture f)
 {
-  const char *srcdir = getenv ("ENTITLE_SRCDIR");
-  cleanup_free char *path = NULL, *buf = NULL;
-  entitle_error_t err = NULL;
-  json_t *spec = NULL;
-  size_t len;
-
-  if (srcdir && *srcdir)
-    assert_true (asprintf (&path, "%s/test/data/%s", srcdir, fixture_file[f]) > 0);
-  else
-    assert_true (asprintf (&path, "%s/%s", ENTITLE_TEST_DATADIR, fixture_file[f]) > 0);
-  if (entitle_file_read (path, 16 << 20, &buf, &len, &err) < 0)
-    fail_msg ("%s: %s", path, err->msg);
-  if (json_parse (buf, len, &spec, &err) < 0)
-    fail_msg ("%s: %s", path, err->msg);
-  return spec;
+  return load_test_data (fixture_file[f]);
 }
 
 static bool

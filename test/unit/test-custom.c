@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -248,7 +250,7 @@ rewrite_for (const struct entitle_config_s *cfg, json_t *spec, const char *list,
 }
 
 /* What close(@fd) gives a child under the filter of @spec, built as runc
-   builds it: 0, or the errno.  */
+   builds it: 0, the errno, or minus the signal that killed it.  */
 static int
 close_under (const json_t *spec, long fd)
 {
@@ -263,12 +265,17 @@ close_under (const json_t *spec, long fd)
   assert_true (pid >= 0);
   if (pid == 0)
     {
+      /* A kill rule's SIGSYS would dump core into the build tree.  */
+      struct rlimit no_core = { 0, 0 };
+      setrlimit (RLIMIT_CORE, &no_core);
       if (seccomp_load (ctx) < 0)
         _exit (255);
       _exit (syscall (SYS_close, fd) < 0 ? errno : 0);
     }
   seccomp_release (ctx);
   assert_int_equal (waitpid (pid, &status, 0), pid);
+  if (WIFSIGNALED (status))
+    return -WTERMSIG (status);
   assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
 }
@@ -317,6 +324,25 @@ test_custom_seccomp_masked (void **state)
   assert_int_equal (rewrite_for (&cfg, docker, "example.com.m", NULL), 1);
   assert_int_equal (close_under (docker, 999), EACCES);
   assert_int_equal (close_under (docker, 2023), EACCES);
+  assert_int_equal (close_under (docker, 998), EBADF);
+  entitle_config_free (&cfg);
+}
+
+/* A kill rule: the process that makes the call is killed (SIGSYS), the
+   others' calls run.  */
+static void
+test_custom_seccomp_kill (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *docker = load_test_data ("docker-expanded.json");
+
+  (void)state;
+  config_with (&cfg,
+               "\"example.com.k\": {\"seccomp\": [{\"names\": [\"close\"], \"action\": \"kill\","
+               " \"args\": [{\"index\": 0, \"op\": \"ge\", \"value\": 999}]}]}",
+               "");
+  assert_int_equal (rewrite_for (&cfg, docker, "example.com.k", NULL), 1);
+  assert_int_equal (close_under (docker, 1000), -SIGSYS);
   assert_int_equal (close_under (docker, 998), EBADF);
   entitle_config_free (&cfg);
 }
@@ -422,6 +448,7 @@ main (void)
     cmocka_unit_test (test_custom_implies),
     cmocka_unit_test (test_custom_seccomp_rule),
     cmocka_unit_test (test_custom_seccomp_masked),
+    cmocka_unit_test (test_custom_seccomp_kill),
     cmocka_unit_test (test_custom_trust),
     cmocka_unit_test (test_custom_paths_need_mount_ns),
     cmocka_unit_test (test_custom_plan),

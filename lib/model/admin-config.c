@@ -278,6 +278,8 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
     case KEY_PROFILES:
       return get_profiles (cfg, v, err);
     case KEY_CUSTOM:
+      if (cfg->lean && v->type == JSON_OBJECT)
+        return 0;
       return entitle_custom_parse ((struct entitle_catalogue_s *)field, path, v, err);
     }
   abort ();
@@ -332,6 +334,7 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
 {
   cleanup_free char *buf = NULL;
   const char *env = getenv ("ENTITLE_CONFIG"), *path, *by;
+  bool lean = cfg->lean;
   size_t len;
   int ret;
 
@@ -344,6 +347,7 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
     path = ENTITLE_CONFIG_FILE, by = NULL;
   cfg->path = xstrdup (path);
   entitle_config_reset (cfg);
+  cfg->lean = lean;
   if (file && *file == '\0')
     return entitle_make_error (err, EINVAL, "`--entitle-config` needs a file name");
   /* ENTITLE_CONFIG= : no admin config.  */

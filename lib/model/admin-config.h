@@ -34,6 +34,8 @@ struct entitle_config_s
   struct entitle_profile_s *profiles;
   size_t n_profiles;
   struct entitle_catalogue_s catalogue;    /**< the built-in rows and `entitlements`, the custom ones */
+  bool lean;                               /**< set before loading: leave `entitlements` unbuilt (the front resolves no
+                                                entitlement: a runtime call does not pay for the admin's rows) */
   const struct entitle_profile_s *profile; /**< the one this call runs under, or NULL */
 };
 

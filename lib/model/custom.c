@@ -554,22 +554,47 @@ static const struct
   { "summary", parse_summary },
 };
 
-/* The definition's own version: a hash of its compact JSON (FNV-1a), so
-   that what a container ran under names the definition, not the file.  */
+static uint64_t
+fnv (uint64_t h, const void *p, size_t len)
+{
+  const unsigned char *c = p;
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    h = (h ^ c[i]) * 1099511628211ull;
+  return h;
+}
+
+/* FNV-1a over the tree: each node's type and text, each member's key,
+   each container's size (the same JSON however it is spaced).  */
+static uint64_t
+hash_json (uint64_t h, const json_t *v)
+{
+  uint32_t i;
+
+  h = fnv (h, &v->type, 1);
+  if (v->type == JSON_STRING || v->type == JSON_NUMBER)
+    return fnv (h, v->text, v->len + 1);
+  if (v->type != JSON_OBJECT && v->type != JSON_ARRAY)
+    return h;
+  h = fnv (h, &v->n, sizeof (v->n));
+  for (i = 0; i < v->n; i++)
+    {
+      if (v->type == JSON_OBJECT)
+        h = fnv (h, v->keys[i], strlen (v->keys[i]) + 1);
+      h = hash_json (h, v->items[i]);
+    }
+  return h;
+}
+
+/* The definition's own version, so that what a container ran under
+   names the definition, not the file it is in.  */
 static const char *
 digest_of (struct entitle_catalogue_s *cat, const json_t *v)
 {
-  cleanup_free char *text = NULL;
-  entitle_error_t err = NULL;
-  uint64_t h = 14695981039346656037ull;
-  size_t len = 0, i;
   char *out = own (cat, malloc (17));
 
-  if (json_generate_compact (v, &text, &len, &err) < 0)
-    entitle_error_release (&err);
-  for (i = 0; i < len; i++)
-    h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
-  snprintf (out, 17, "%016llx", (unsigned long long)h);
+  snprintf (out, 17, "%016llx", (unsigned long long)hash_json (14695981039346656037ull, v));
   return out;
 }
 
@@ -660,44 +685,47 @@ check_contradicts (const struct entitle_catalogue_s *cat, const char *path, enti
   return 0;
 }
 
-/* The directory of @path, absolute where it can be made so (entitle-hook
-   runs in the runtime's working directory).  */
+/* The directory of @path, made absolute with the working directory if it
+   is relative (entitle-hook runs in the runtime's).  */
 static char *
 dir_of (const char *path)
 {
-  char *copy = strdup (path), *slash, *real;
+  const char *slash = strrchr (path, '/');
+  char cwd[PATH_MAX], *dir;
+  int n;
 
-  if (copy == NULL)
-    abort ();
-  slash = strrchr (copy, '/');
-  if (slash == NULL)
-    strcpy (copy, ".");
-  else if (slash == copy)
-    slash[1] = '\0';
+  if (slash == path)
+    n = asprintf (&dir, "/");
+  else if (path[0] == '/')
+    n = asprintf (&dir, "%.*s", (int)(slash - path), path);
+  else if (getcwd (cwd, sizeof (cwd)) == NULL)
+    n = asprintf (&dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
   else
-    *slash = '\0';
-  real = realpath (copy, NULL);
-  if (real == NULL)
-    return copy;
-  free (copy);
-  return real;
+    n = asprintf (&dir, "%s%s%.*s", cwd, slash ? "/" : "", slash ? (int)(slash - path) : 0, path);
+  if (n < 0)
+    abort ();
+  return dir;
 }
 
-/* The built-in rows and @custom (@n of them), sorted, into @cat.  */
+/* The built-in rows (sorted) and @custom (@n of them, sorted here), merged
+   in order into @cat.  */
 static void
 merge (struct entitle_catalogue_s *cat, struct entitle_entry_s *custom, size_t n)
 {
-  size_t nb;
+  size_t nb, i = 0, k = 0;
   const struct entitle_entry_s *builtin = entitle_catalogue_rows (NULL, &nb);
 
+  qsort (custom, n, sizeof (*custom), compare_rows);
   cat->rows = calloc (nb + n, sizeof (*cat->rows));
   if (cat->rows == NULL)
     abort ();
-  memcpy (cat->rows, builtin, nb * sizeof (*cat->rows));
-  memcpy (cat->rows + nb, custom, n * sizeof (*cat->rows));
+  while (i < nb || k < n)
+    if (k == n || (i < nb && strcmp (builtin[i].name, custom[k].name) < 0))
+      cat->rows[i + k] = builtin[i], i++;
+    else
+      cat->rows[i + k] = custom[k], k++;
   cat->n = nb + n;
   cat->n_custom = n;
-  qsort (cat->rows, cat->n, sizeof (*cat->rows), compare_rows);
 }
 
 int

@@ -9,10 +9,10 @@
 /* Custom entitlements (entitle.json(5), `entitlements`): the admin's own
    rows, built when the admin config is loaded, of the same kind as the
    built-in ones, so that the resolver, the trust rule, the compiler, the
-   BPF plan and explain treat them alike.  This part needs libc only (the
-   front loads the config too); what needs libseccomp and libcap
-   (lib/compile/custom-check.c) or libbpf (bpf/custom-progs.c) is checked by
-   entitle-full and entitle-hook.  */
+   BPF plan and explain treat them alike.  This part needs libc only;
+   what needs libseccomp and libcap (lib/compile/custom-check.c) or libbpf
+   (bpf/custom-progs.c) is checked by entitle-full.  The front leaves the
+   rows unbuilt (it resolves no entitlement).  */
 
 /* A custom entitlement's name has a vendor: at least three components,
    the first two the vendor's domain (`example.com.no-debug`).  */

@@ -401,8 +401,8 @@ custom_json (json_t *o, const struct entitle_entry_s *e)
   char buf[1024];
   size_t i;
 
-  json_set (o, "custom", e->custom ? json_new_string (e->custom) : json_new (JSON_NULL));
-  json_set (o, "digest", e->digest ? json_new_string (e->digest) : json_new (JSON_NULL));
+  json_set (o, "custom", json_new_string (e->custom));
+  json_set (o, "digest", json_new_string (e->digest));
   for (i = 0; i < e->n_sys_rules; i++)
     {
       rule_text (&e->sys_rules[i], buf, sizeof (buf));
@@ -446,7 +446,9 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
   json_set (o, "limits", strv_json (e->limits));
   json_set (o, "seccomp", pair_json ("deny", e->sys_deny, "allow", e->sys_allow));
   json_set (o, "effects", effects_json (e));
-  custom_json (o, e);
+  /* Only custom rows say more (the built-in rows' objects keep their keys).  */
+  if (e->custom)
+    custom_json (o, e);
   json_set (o, "mechanisms", mechanisms_json (e, host));
   return o;
 }

@@ -122,6 +122,11 @@ objects() {
   [[ "$output" == *"connect4: program deny_port of "*"checmate1-connect4.bpf.o"* ]]
   [[ "$output" == *"cgroup BPF (connect4): enforced by cgroup BPF"* ]]
   [[ "$output" == *"Checmate (checmate/socket_connect): not used here: this kernel has no Checmate"* ]]
+  run --separate-stderr "$ENTITLE" explain --json example.com.checmate1
+  jq -e '.[0] | .custom == $c and (.digest | test("^[0-9a-f]{16}$")) and .data == [1]
+    and ([.bpf[].attach] == ["connect4", "checmate/socket_connect"])
+    and ([.mechanisms[] | select(.mechanism == "Checmate") | .enforceable] == [false])' \
+    --arg c "$ENTITLE_CONFIG" <<<"$output"
   run --separate-stderr "$ENTITLE" explain
   [[ "$output" == *"example.com.checmate1"* ]]
   run --separate-stderr "$ENTITLE" explain example.com.checmat1

@@ -28,6 +28,7 @@ int shim_compile (struct shim_s *s, entitle_error_t *err);
 int shim_explain (struct shim_s *s, entitle_error_t *err);
 int shim_version (struct shim_s *s, entitle_error_t *err);
 int shim_probe_command (struct shim_s *s, entitle_error_t *err);
+int shim_configure (struct shim_s *s, entitle_error_t *err);
 
 /**
  * What this host offers entitle (DESIGN §4), for explain.  Returns a

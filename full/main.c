@@ -27,6 +27,7 @@ static const struct command
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
   { "version", shim_version, false, false },
+  { "configure", shim_configure, true, true },
 };
 
 static void

@@ -98,7 +98,7 @@ static bool
 needs_config (const char *c)
 {
   return is (c, "create") || is (c, "run") || is (c, "restore") || is (c, "exec") || is (c, "compile")
-         || is (c, "explain") || is (c, "probe");
+         || is (c, "explain") || is (c, "probe") || is (c, "configure");
 }
 
 /* @argv is the command line as given, for entitle-full; @rt_argv the same
@@ -123,7 +123,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
       *err = cfg_err;
       return ret;
     }
-  if (is (c, "compile") || is (c, "explain") || is (c, "probe"))
+  if (is (c, "compile") || is (c, "explain") || is (c, "probe") || is (c, "configure"))
     return exec_full (argv, err);
   ret = entitle_runtime_find (cfg, &runtime, err);
   if (UNLIKELY (ret < 0))

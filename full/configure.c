@@ -174,8 +174,15 @@ profile_links (const struct configure_opts *o, const struct entitle_engine_runti
 static int
 read_config (const char *path, char **text, size_t *len, bool *exists, entitle_error_t *err)
 {
-  int ret = entitle_file_read (path, MAX_ENGINE_CONFIG, text, len, err);
+  struct stat st;
+  int ret;
 
+  /* Refused before anything is written: the file is replaced by rename,
+     never written through a link.  */
+  if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode))
+    return entitle_make_error (err, ELOOP, "configure: `%s` is a symbolic link: entitle never writes through a link",
+                               path);
+  ret = entitle_file_read (path, MAX_ENGINE_CONFIG, text, len, err);
   *exists = ret == 0;
   if (ret < 0 && (*err)->status == ENOENT)
     {
@@ -248,13 +255,13 @@ shim_configure (struct shim_s *s, entitle_error_t *err)
   path = o.config ? o.config : o.engine->config;
   runtimes = entitle_engine_runtimes (o.engine, o.binary, o.profiles, &n);
   ret = read_config (path, &before, &blen, &exists, err);
-  if (ret == 0)
-    ret = o.engine->edit (path, before, blen, runtimes, n, &after, &alen, err);
+  if (ret == 0 && o.engine->edit (path, before, blen, runtimes, n, &after, &alen, err) < 0)
+    ret = entitle_error_wrap (err, "configure");
   if (ret == 0)
     ret = profile_links (&o, runtimes, n, !o.dry_run, err);
   changed = ret == 0 && (!exists || alen != blen || memcmp (after, before, alen) != 0);
-  if (ret == 0 && changed && !o.dry_run)
-    ret = write_config (path, exists, before, blen, after, alen, err);
+  if (ret == 0 && changed && !o.dry_run && write_config (path, exists, before, blen, after, alen, err) < 0)
+    ret = entitle_error_wrap (err, "configure");
   if (ret == 0 && o.dry_run)
     fwrite (after, 1, alen, stdout);
   else if (ret == 0)

@@ -204,6 +204,20 @@ probe_image() {
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$d/rootfs" -cf "$d/rootfs.tar" .
 }
 
+# What the engine tests run in a container: the socket probes and the
+# capability and NoNewPrivs lines.
+ENGINE_SCRIPT='/probe socket inet; /probe socket unix; grep -E "^(CapEff|NoNewPrivs)" /proc/self/status'
+
+# confined_output DENIAL: $output, what ENGINE_SCRIPT printed, shows the
+# engine tests' profile (network.none, security.confined): an inet socket
+# refused with DENIAL, a unix one allowed, NoNewPrivs set, no
+# CAP_DAC_OVERRIDE.
+confined_output() {
+  [ "$(sed -n 1,2p <<<"$output")" = "$(printf '%s\nok' "$1")" ] &&
+    [ "$(grep NoNewPrivs <<<"$output")" = "NoNewPrivs:	1" ] &&
+    lacks_cap "$(cap_line "$output" CapEff)" $CAP_DAC_OVERRIDE
+}
+
 # containerd_config DIR [OPTION...]: DIR/config.toml, a private
 # containerd's config from test/containerd-config.sh (the CRI plugin off
 # unless OPTION... has --cri).

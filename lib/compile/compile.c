@@ -8,6 +8,7 @@
 #include "compile.h"
 #include "hooks.h"
 #include "devices.h"
+#include "landlock.h"
 #include "namespaces.h"
 #include "paths.h"
 #include "resolve.h"
@@ -111,8 +112,8 @@ removes (const struct effects *e, const char *cap)
   return e->cap_keep && !entitle_strv_has (e->cap_keep, cap) && !entitle_strv_has (e->cap_add, cap);
 }
 
-/* Restrictions that need mechanisms this tree does not have yet (cgroup
-   BPF is checked where it is enforced: by entitle-hook at createRuntime).  */
+/* Restrictions that need a mechanism this host lacks (cgroup BPF is
+   checked where it is enforced: by entitle-hook at createRuntime).  */
 static int
 check_enforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, entitle_error_t *err)
 {
@@ -120,7 +121,7 @@ check_enforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, e
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *r = set->items[i].entry;
-      const char *missing = (r->fx & FX_LANDLOCK) ? "the Landlock helper (not built in this version)" : NULL;
+      const char *missing = (r->fx & FX_LANDLOCK) && !entitle_landlock_available (ctx) ? "Landlock, which this kernel lacks" : NULL;
       if (missing == NULL)
         continue;
       if (!ctx->config->warn_unenforceable)
@@ -273,6 +274,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_add_hooks (ctx, spec, set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_landlock_apply (ctx, spec, set, err);
   if (UNLIKELY (ret < 0))
     return ret;
   annotations = json_get_or_add (spec, "annotations", JSON_OBJECT);

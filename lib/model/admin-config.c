@@ -20,21 +20,12 @@ entitle_config_path (void)
   return p ? p : ENTITLE_CONFIG_FILE;
 }
 
-/* The build tree's hook, when this program runs from a build tree: it is
-   shim/entitle-full (or shim/entitle) there, and the hook is
-   oci-hooks/entitle-hook beside shim/.  NULL otherwise.  */
-static const char *
-build_tree_hook (void)
+char *
+entitle_build_tree_file (const char *rel)
 {
-  static char path[PATH_MAX + sizeof ("/oci-hooks/entitle-hook")];
-  static int done;
-  char self[PATH_MAX], *slash;
-  ssize_t n;
+  char self[PATH_MAX], *slash, *path;
+  ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
 
-  if (done)
-    return *path ? path : NULL;
-  done = 1;
-  n = readlink ("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
     return NULL;
   self[n] = '\0';
@@ -46,10 +37,25 @@ build_tree_hook (void)
   if (slash == NULL || strcmp (slash + 1, "shim") != 0)
     return NULL;
   *slash = '\0';
-  snprintf (path, sizeof path, "%s/oci-hooks/entitle-hook", self);
-  if (access (path, X_OK) < 0)
-    *path = '\0';
-  return *path ? path : NULL;
+  if (asprintf (&path, "%s/%s", self, rel) < 0)
+    abort ();
+  if (access (path, X_OK) == 0)
+    return path;
+  free (path);
+  return NULL;
+}
+
+/* The build tree's hook, asked once.  */
+static const char *
+build_tree_hook (void)
+{
+  static char *path;
+  static int done;
+
+  if (!done)
+    path = entitle_build_tree_file ("oci-hooks/entitle-hook");
+  done = 1;
+  return path;
 }
 
 #define DEFAULT_STATE_DIR "/run/entitle"

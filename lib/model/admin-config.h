@@ -27,6 +27,11 @@ struct entitle_config_s
     (NULL: the default, /run/entitle); malloc'd.  */
 char *entitle_state_path (const char *state_dir, const char *name);
 
+/** The build tree's @rel ("oci-hooks/entitle-hook"), executable, when the
+    running program is in one (shim/entitle-full or shim/entitle beside the
+    other directories); malloc'd, else NULL.  */
+char *entitle_build_tree_file (const char *rel);
+
 /** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
     the build tree's when the running program is in one (shim/entitle-full
     next to oci-hooks/entitle-hook), else the installed one.  */

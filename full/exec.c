@@ -195,8 +195,10 @@ exec_wrapped (struct shim_s *s, const struct entitle_set_s *final, entitle_error
 
   while (id < s->argc && s->argv[id] != s->args.id)
     id++;
+  if (id == s->argc)
+    return entitle_make_error (err, EINVAL, "exec `%s`: the container id is not in the command line", s->args.id);
   /* No command: the runtime's error to report, in its words.  */
-  if (id + 1 >= s->argc)
+  if (id + 1 == s->argc)
     return shim_exec_runtime (s, err);
   while (prefix[n])
     n++;

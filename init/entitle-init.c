@@ -118,7 +118,8 @@ resolve (const char *name)
       int len;
       end = strchrnul (dir, ':');
       len = (int)(end - dir);
-      if (asprintf (&found, "%.*s%s%s", len, len ? dir : ".", "/", name) < 0)
+      /* An empty element is the current directory, as for execvp.  */
+      if (asprintf (&found, "%.*s/%s", len ? len : 1, len ? dir : ".", name) < 0)
         init_fail (INIT_EXIT_FAILED, "out of memory");
       if (executable_file (found))
         return found;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "compile.h"
+#include "rewrite.h"
 #include "context.h"
 #include "file.h"
 #include "json.h"

@@ -3,9 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <bpf/bpf.h>
-#include "loader.h"
-
-/* What one container gets: its attachments and its storage value.  */
+#include "install.h"
 
 /* Is @prog attached to the cgroup @cgfd for @type?  */
 static bool

@@ -22,8 +22,10 @@
 #define POLICY_MAP  "entitle_policy"
 #define VERSION_PIN ENTITLE_BPF_DIR "/entitle_version"
 
-/* libbpf's own messages: warnings only, on stderr where the runtime
-   shows a failed hook's output.  */
+/* libbpf's own messages: warnings only (a verifier log, say), on stderr,
+   where the runtime shows a failed hook's output.  libbpf's print callback
+   takes no argument to reach the runtime's log with: entitle's own error
+   for the same failure goes there from the hook's main.  */
 static int
 print_libbpf (enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -197,8 +199,9 @@ entitle_bpf_open (struct entitle_bpf_s *b, bool create, entitle_error_t *err)
   b->policy = -1;
   if (!create)
     return get_pins (b) == 0 ? 1 : (close_all (b), 0);
-  if (ensure_bpffs (err) < 0)
-    return -1;
+  ret = ensure_bpffs (err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (mkdir (ENTITLE_BPF_DIR, 0700) < 0 && errno != EEXIST)
     return entitle_make_sys_error (err, "mkdir `%s`", ENTITLE_BPF_DIR);
   dir = open (ENTITLE_BPF_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -209,8 +212,11 @@ entitle_bpf_open (struct entitle_bpf_s *b, bool create, entitle_error_t *err)
     return 1;
   close_all (b);
   unpin_all (dir);
-  if (load_and_pin (err) < 0 || pin_version (err) < 0)
-    return -1;
+  ret = load_and_pin (err);
+  if (ret == 0)
+    ret = pin_version (err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if ((ret = get_pins (b)) < 0)
     {
       close_all (b);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "json.h"
 #include "utils.h"
 
@@ -18,7 +19,7 @@
 struct compile_opts
 {
   const char *bundle, *config, *entitlements;
-  bool diff;
+  bool diff, check;
 };
 
 static int
@@ -31,9 +32,9 @@ parse_opts (struct shim_s *s, struct compile_opts *o, entitle_error_t *err)
       const char *a = s->argv[i], *name = a + (a[1] == '-' ? 2 : 1);
       const char **slot = NULL;
 
-      if (strcmp (name, "diff") == 0)
+      if (strcmp (name, "diff") == 0 || strcmp (name, "check") == 0)
         {
-          o->diff = true;
+          *(name[0] == 'd' ? &o->diff : &o->check) = true;
           continue;
         }
       if (strcmp (name, "bundle") == 0 || strcmp (name, "b") == 0)
@@ -87,6 +88,45 @@ print_diff (const char *before, size_t blen, const char *after, size_t alen, ent
   return ret;
 }
 
+/* The parts of a config entitle writes, first to last: the hooks and the
+   record annotations aside, which a compile writes anew each time.  */
+static const char *
+first_difference (const json_t *a, const json_t *b)
+{
+  static const char *const process[] = { "capabilities", "noNewPrivileges", "apparmorProfile", "selinuxLabel", "args" };
+  static const char *const linux_[] = { "namespaces", "maskedPaths", "readonlyPaths", "seccomp", "resources", "sysctl" };
+  const json_t *pa = json_get (a, "process"), *pb = json_get (b, "process");
+  const json_t *la = json_get (a, "linux"), *lb = json_get (b, "linux");
+  size_t i;
+
+  for (i = 0; i < sizeof (process) / sizeof (process[0]); i++)
+    if (!json_equal (json_get (pa, process[i]), json_get (pb, process[i])))
+      return process[i];
+  for (i = 0; i < sizeof (linux_) / sizeof (linux_[0]); i++)
+    if (!json_equal (json_get (la, linux_[i]), json_get (lb, linux_[i])))
+      return linux_[i];
+  return "the rest of the config";
+}
+
+/* --check: is @before what create would write for it already?  */
+static int
+check_compiled (const char *path, json_t *before, json_t *after, entitle_error_t *err)
+{
+  const char *differs;
+
+  json_del (before, "hooks");
+  json_del (after, "hooks");
+  json_del (json_get (before, "annotations"), ENTITLE_ANNOTATION_APPLIED);
+  json_del (json_get (before, "annotations"), ENTITLE_ANNOTATION_VERSION);
+  json_del (json_get (after, "annotations"), ENTITLE_ANNOTATION_APPLIED);
+  json_del (json_get (after, "annotations"), ENTITLE_ANNOTATION_VERSION);
+  if (json_equal (before, after))
+    return 0;
+  differs = first_difference (before, after);
+  return entitle_make_error (err, EAGAIN, "`%s` is not as entitle writes it: %s%s differ", path,
+                             strcmp (differs, "the rest of the config") ? "its " : "", differs);
+}
+
 int
 shim_compile (struct shim_s *s, entitle_error_t *err)
 {
@@ -113,6 +153,16 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
   if (o.entitlements)
     json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION,
               json_new_string (o.entitlements));
+  if (o.check)
+    {
+      cleanup_json json_t *orig = json_clone (spec);
+      ret = entitle_rewrite (s->ctx, spec, &final, err);
+      if (ret > 0)
+        ret = check_compiled (path, orig, spec, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      exit (EXIT_SUCCESS);
+    }
   ret = json_generate (spec, &before, &blen, err);
   if (ret == 0)
     ret = entitle_rewrite (s->ctx, spec, &final, err);

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "compile.h"
 #include "exec-mark.h"
+#include "rewrite.h"
 #include "fault.h"
 #include "file.h"
 #include "json.h"

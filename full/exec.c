@@ -124,7 +124,7 @@ check_caps (struct shim_s *s, const struct entitle_set_s *set, entitle_error_t *
       json_push (bounding, json_new_string (cap));
       json_set (caps, "bounding", bounding);
       json_set (process, "capabilities", caps);
-      ret = entitle_compile_process (s->ctx, process, set, err);
+      ret = entitle_compile_process (s->ctx, process, set, NULL, err);
       if (UNLIKELY (ret < 0))
         return ret;
       if (json_array_find_string (json_get (caps, "bounding"), cap) < 0)
@@ -143,11 +143,17 @@ join_cgroup (const json_t *state, entitle_error_t *err)
   const json_t *pid = json_get (state, "pid");
   char mnt[256], rel[4096], mine[4096], dir[4352];
   const char *base;
+  int ret;
 
-  if (pid == NULL || pid->type != JSON_NUMBER || entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0
-      || entitle_cgroup_of_pid ((pid_t)atol (pid->text), rel, sizeof (rel), err) < 0
-      || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
-    return -1;
+  if (pid == NULL || pid->type != JSON_NUMBER)
+    return entitle_make_error (err, ESRCH, "the container's state has no pid");
+  ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid ((pid_t)atol (pid->text), rel, sizeof (rel), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   base = strrchr (rel, '/');
   if (base == NULL || strncmp (base + 1, "entitle-", 8) != 0 || strcmp (rel, mine) == 0)
     return 0;
@@ -161,6 +167,7 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
 {
   cleanup_free char *raw = NULL, *out = NULL;
   cleanup_json json_t *process = NULL;
+  cleanup_outcome struct entitle_outcome_s outcome = { 0 };
   size_t len, out_len;
   int ret;
 
@@ -173,7 +180,9 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
   if (ret == 0)
     ret = entitle_check_process_grants (s->ctx, process, requested, err);
   if (ret == 0)
-    ret = entitle_compile_process (s->ctx, process, final, err);
+    ret = entitle_compile_process (s->ctx, process, final, &outcome, err);
+  if (ret == 0)
+    ret = entitle_outcome_settle (s->ctx->config, s->ctx->log, &outcome, err);
   if (ret == 0 && wraps)
     entitle_landlock_wrap (process, final);
   if (ret == 0)

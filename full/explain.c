@@ -7,6 +7,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "entitlements.h"
 #include "score.h"
 #include "utils.h"
@@ -209,7 +210,12 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
   struct part_s parts[MAX_PARTS];
   size_t i, n = explain_parts (e, host, parts);
 
-  printf ("%s%s\n  %s\n", e->name, e->value ? "=VALUE" : "", e->summary);
+  printf ("%s%s%s\n  %s\n", e->name, e->value ? "=" : "", e->value ? e->value->form : "", e->summary);
+  if (e->value)
+    printf ("  value: %s%s(e.g. %s=%s)\n", e->value->hint ? e->value->hint : "", e->value->hint ? " " : "", e->name,
+            e->value->example);
+  if (e->note)
+    printf ("  %s\n", e->note);
   if (e->rung)
     printf ("  ladder: %s, rung %d (one rung per ladder)\n", entitle_domain_name (e->domain), e->rung);
   else
@@ -299,7 +305,10 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
   json_t *o = json_new (JSON_OBJECT);
 
   json_set (o, "name", json_new_string (e->name));
-  json_set (o, "value", json_new_bool (e->value));
+  json_set (o, "value", json_new_bool (e->value != NULL));
+  json_set (o, "form", e->value ? json_new_string (e->value->form) : json_new (JSON_NULL));
+  json_set (o, "example", e->value ? json_new_string (e->value->example) : json_new (JSON_NULL));
+  json_set (o, "note", e->note ? json_new_string (e->note) : json_new (JSON_NULL));
   json_set (o, "domain", e->rung ? json_new_string (entitle_domain_name (e->domain)) : json_new (JSON_NULL));
   json_set (o, "rung", e->rung ? json_new_uint ((unsigned)e->rung) : json_new (JSON_NULL));
   json_set (o, "modifier", json_new_bool (e->rung == 0));

@@ -95,7 +95,7 @@ dispatch (struct shim_s *s, entitle_error_t *err)
       exit (EXIT_SUCCESS);
     }
   c = find_command (s->args.command);
-  ret = entitle_config_load_file (cfg, s->args.entitle_config, err);
+  ret = entitle_config_open (cfg, s->args.entitle_config, s->args.entitle_profile, err);
   if (UNLIKELY (ret < 0))
     {
       /* Commands that apply no policy reach the runtime regardless, found

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,7 +14,9 @@
 #include "file.h"
 #include "json.h"
 #include "probe.h"
+#include "probe-cache.h"
 #include "bpf-plan.h"
+#include "outcome.h"
 #include "utils.h"
 
 /* Host facts for the shim.  Probing loads BPF programs, which needs libbpf:
@@ -24,7 +27,8 @@
 int
 shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err)
 {
-  const char *hook = entitle_config_hook (ctx->config);
+  char buf[PATH_MAX];
+  const char *hook = entitle_config_hook (ctx->config, buf, sizeof (buf));
   char *argv[] = { (char *)hook, (char *)"probe", (char *)"--json", NULL };
   cleanup_free char *out = NULL;
   cleanup_json json_t *doc = NULL;
@@ -74,19 +78,15 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
   if (missing == 0)
     return 0;
   names = entitle_bpf_quote (set, missing);
-  if (ctx->config->warn_unenforceable)
-    {
-      entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);
-      return 0;
-    }
-  return entitle_make_error (err, ENOSYS, "%s cannot be enforced here: %s", names, reason);
+  return entitle_unenforceable (ctx->config, ctx->log, names, reason, err);
 }
 
 /* entitle probe [--json]: always fresh, straight from the hook.  */
 int
 shim_probe_command (struct shim_s *s, entitle_error_t *err)
 {
-  const char *hook = entitle_config_hook (s->ctx->config);
+  char buf[PATH_MAX];
+  const char *hook = entitle_config_hook (s->ctx->config, buf, sizeof (buf));
   bool json = s->args.command_index + 1 < s->argc && strcmp (s->argv[s->args.command_index + 1], "--json") == 0;
   char *argv[] = { (char *)hook, (char *)"probe", json ? (char *)"--json" : NULL, NULL };
 

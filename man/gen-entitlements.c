@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,28 +8,11 @@
 #include "catalogue.h"
 
 /* gen-entitlements: the CATALOGUE section of entitlements(7), one entry
-   per catalogue row, from the table the compiler uses (lib/catalogue/catalogue.c).
-   The prose around it is man/entitlements.7.in; the Makefile puts them
-   together.  Each entry starts with .TP and then .B NAME or
-   .BI NAME= VALUE.  */
-
-/* How a value is written, and notes the table has no column for: keyed
-   by name, and every key must name a row (checked below), so this cannot
-   drift from the catalogue unnoticed.  */
-static const struct
-{
-  const char *name;
-  const char *value; /* roff, after `.BI NAME= ` */
-  const char *note;  /* roff lines, or NULL */
-} extra[] = {
-  { "fs.read", "PATH", "Only absolute paths." },
-  { "fs.write", "PATH", "Only absolute paths." },
-  { "network.bind", "PORT\\fR[\\fB\\-\\fIPORT\\fR]", NULL },
-  { "network.bind-map", "FROM\\fB:\\fITO", "A bind to port\n.I FROM\nbinds port\n.I TO\ninstead: port mapping without DNAT." },
-  { "network.egress", "CIDR\\fR[\\fB:\\fIPORT\\fR[\\fB\\-\\fIPORT\\fR]]", "IPv4 or IPv6 prefixes, with an optional port or port range.\nLoopback is not special: list\n.B 127.0.0.0/8\nto allow it." },
-  { "network.host", NULL, "The top rung of the network ladder." },
-  { "security.insecure", NULL, "The top rung of the security ladder: every admin rung at once, as\n.BR \"docker run \\-\\-privileged\" ." },
-};
+   per catalogue row, from the table the compiler uses
+   (lib/catalogue/catalogue.c): every word of it comes from the row and
+   the kind of its value.  The prose around it is man/entitlements.7.in,
+   whose list of modifiers and of contradictions come from the rows too.  Each entry starts with .TP and then
+   the name (and NAME=FORM) in bold.  */
 
 /* @s for roff: - as \-, \ as \e, and a line never starts with . or '.  */
 static void
@@ -64,34 +48,75 @@ bold_list (const char *label, const char *const *list, bool strip_cap)
     }
 }
 
-static int
-find_extra (const char *name)
+/* A value kind's form in roff, as the italic argument of `.BI NAME= `:
+   the words to fill in (upper case) in italics, brackets in roman, the
+   rest in bold.  */
+static void
+roff_form (const char *form)
+{
+  char font = 'I';
+
+  for (; *form; form++)
+    {
+      char want = (*form >= 'A' && *form <= 'Z') ? 'I' : (*form == '[' || *form == ']') ? 'R'
+                                                                                        : 'B';
+      if (want != font)
+        printf ("\\f%c", want);
+      font = want;
+      if (*form == '-')
+        fputs ("\\-", stdout);
+      else
+        putchar (*form);
+    }
+}
+
+/* Is @e the widest rung of its ladder?  */
+static bool
+top_rung (const struct entitle_entry_s *e, const struct entitle_entry_s *rows, size_t n)
 {
   size_t i;
-  for (i = 0; i < sizeof (extra) / sizeof (extra[0]); i++)
-    if (strcmp (extra[i].name, name) == 0)
-      return (int)i;
-  return -1;
+  for (i = 0; i < n; i++)
+    if (rows[i].domain == e->domain && rows[i].rung > e->rung)
+      return false;
+  return e->rung > 0;
 }
 
 static void
-entry_head (const struct entitle_entry_s *e, int x)
+sentence (const char *s)
+{
+  roff (s);
+  puts (s[strlen (s) - 1] == '.' ? "" : ".");
+}
+
+static void
+entry_head (const struct entitle_entry_s *e, const struct entitle_entry_s *rows, size_t n)
 {
   puts (".TP");
   fputs (e->value ? ".BI " : ".B ", stdout);
   roff (e->name);
   if (e->value)
-    printf ("= %s", extra[x].value);
+    {
+      fputs ("= ", stdout);
+      roff_form (e->value->form);
+    }
   putchar ('\n');
   putchar (e->summary[0] >= 'a' && e->summary[0] <= 'z' ? e->summary[0] - 'a' + 'A' : e->summary[0]);
-  roff (e->summary + 1);
-  puts (".");
+  sentence (e->summary + 1);
   if (e->rung)
-    printf (".br\nLadder\n.BR %s ,\nrung %d.\n", entitle_domain_name (e->domain), e->rung);
+    printf (".br\nLadder\n.BR %s ,\nrung %d%s.\n", entitle_domain_name (e->domain), e->rung,
+            top_rung (e, rows, n) ? ", the top" : "");
   else
     printf (".br\nModifier%s.\n", e->value ? ", repeatable" : "");
-  if (x >= 0 && extra[x].note)
-    puts (extra[x].note);
+  if (e->value && e->value->hint)
+    {
+      fputs (".br\nThe value: ", stdout);
+      sentence (e->value->hint);
+    }
+  if (e->note)
+    {
+      fputs (".br\n", stdout);
+      sentence (e->note);
+    }
 }
 
 static void
@@ -132,31 +157,91 @@ entry_body (const struct entitle_entry_s *e)
     puts (".br\nGranted by exact name only.");
 }
 
-int
-main (void)
+/* @MODIFIERS@: every modifier, bold, comma-separated, ending the
+   sentence.  */
+static void
+modifiers (const struct entitle_entry_s *rows, size_t n)
 {
-  size_t i, n;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  size_t i, last = n;
 
-  for (i = 0; i < sizeof (extra) / sizeof (extra[0]); i++)
-    if (entitle_catalogue_find (extra[i].name, strlen (extra[i].name)) == NULL)
-      {
-        fprintf (stderr, "gen-entitlements: `%s` is not in the catalogue\n", extra[i].name);
-        return EXIT_FAILURE;
-      }
   for (i = 0; i < n; i++)
-    if (rows[i].value && (find_extra (rows[i].name) < 0 || extra[find_extra (rows[i].name)].value == NULL))
+    if (rows[i].rung == 0)
+      last = i;
+  for (i = 0; i < n; i++)
+    if (rows[i].rung == 0)
       {
-        fprintf (stderr, "gen-entitlements: `%s` takes a value: say how it is written\n", rows[i].name);
-        return EXIT_FAILURE;
+        fputs (".BR ", stdout);
+        roff (rows[i].name);
+        puts (i == last ? " ." : " ,");
       }
+}
+
+/* @CONTRADICTIONS@: one line per row that contradicts others.  */
+static void
+contradictions (const struct entitle_entry_s *rows, size_t n)
+{
+  size_t i;
+
+  puts (".RS");
+  for (i = 0; i < n; i++)
+    if (rows[i].contradicts)
+      {
+        puts (".br");
+        fputs (".B ", stdout);
+        roff (rows[i].name);
+        putchar ('\n');
+        fputs ("contradicts ", stdout);
+        for (const char *const *c = rows[i].contradicts; *c; c++)
+          {
+            fputs (c == rows[i].contradicts ? "" : (c[1] ? ", " : " and "), stdout);
+            fputs ("\\fB", stdout);
+            roff (*c);
+            fputs ("\\fR", stdout);
+          }
+        puts (".");
+      }
+  puts (".RE");
+}
+
+static void
+catalogue (const struct entitle_entry_s *rows, size_t n)
+{
+  size_t i;
+
   puts (".\\\" The entries below are generated from lib/catalogue/catalogue.c by man/gen-entitlements.");
   puts (".SH CATALOGUE");
   puts ("Capability names are written without their\n.B CAP_\nprefix.");
   for (i = 0; i < n; i++)
     {
-      entry_head (&rows[i], find_extra (rows[i].name));
+      entry_head (&rows[i], rows, n);
       entry_body (&rows[i]);
     }
+}
+
+/* gen-entitlements TEMPLATE: TEMPLATE with its @MODIFIERS@,
+   @CONTRADICTIONS@ and @CATALOGUE@ lines replaced.  */
+int
+main (int argc, char **argv)
+{
+  size_t n;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  char line[4096];
+  FILE *in;
+
+  if (argc != 2 || (in = fopen (argv[1], "re")) == NULL)
+    {
+      fprintf (stderr, "usage: gen-entitlements entitlements.7.in (%s)\n", argc == 2 ? strerror (errno) : "no template");
+      return EXIT_FAILURE;
+    }
+  while (fgets (line, sizeof (line), in))
+    if (strcmp (line, "@MODIFIERS@\n") == 0)
+      modifiers (rows, n);
+    else if (strcmp (line, "@CONTRADICTIONS@\n") == 0)
+      contradictions (rows, n);
+    else if (strcmp (line, "@CATALOGUE@\n") == 0)
+      catalogue (rows, n);
+    else
+      fputs (line, stdout);
+  fclose (in);
   return ferror (stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

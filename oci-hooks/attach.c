@@ -8,13 +8,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "alone.h"
 #include "bpf-plan.h"
 #include "cgroup.h"
-#include "compile.h"
+#include "request.h"
 #include "file.h"
 #include "hook.h"
+#include "install.h"
 #include "loader.h"
 #include "probe.h"
+#include "outcome.h"
 #include "utils.h"
 
 /* createRuntime: the runtime has put the container's init in its final
@@ -33,16 +36,20 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   cleanup_free char *path = NULL, *raw = NULL;
   cleanup_json json_t *spec = NULL;
   size_t len;
+  int ret;
 
   if (asprintf (&path, "%s/config.json", st->bundle) < 0)
-    return entitle_make_error (err, ENOMEM, "out of memory");
-  if (entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err) < 0)
-    return -1;
-  if (json_parse (raw, len, &spec, err) < 0)
+    abort ();
+  ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = json_parse (raw, len, &spec, err);
+  if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
   free (get_and_reset (&raw));
-  if (entitle_final_set (ctx, spec, final, err) < 0)
-    return -1;
+  ret = entitle_final_set (ctx, spec, final, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   return entitle_bpf_plan (plan, final, spec, err);
 }
 
@@ -92,12 +99,14 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
             char *parent, entitle_error_t *err)
 {
   char rel[PATH_MAX], mine[PATH_MAX];
-  int shared, n;
+  int shared, n, ret;
 
   parent[0] = '\0';
-  if (entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err) < 0
-      || entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err) < 0)
-    return -1;
+  ret = entitle_cgroup_of_pid (st->pid, rel, sizeof (rel), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid (getpid (), mine, sizeof (mine), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   n = snprintf (dir, len, "%s%s", mnt, strcmp (rel, "/") == 0 ? "" : rel);
   if (n < 0 || (size_t)n >= len)
     return entitle_make_error (err, ENAMETOOLONG, "cgroup path too long");
@@ -119,8 +128,9 @@ attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitl
 
   if (cgfd < 0)
     return entitle_make_sys_error (err, "open `%s`", dir);
-  if (entitle_bpf_open (&b, true, err) < 0)
-    return -1;
+  ret = entitle_bpf_open (&b, true, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   /* Attached first: the cgroup's storage exists from the first attach on,
      zeroed (nothing enforced), until the policy is written; the
      container's init waits for this hook meanwhile.  */
@@ -141,14 +151,17 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
 
   if (st->pid <= 0)
     return entitle_make_error (err, EINVAL, "the state on stdin has no pid");
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), err) < 0)
-    return -1;
-  if ((lock = hook_made_lock (ctx->config->state_dir, err)) < 0)
-    return -1;
+  ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  lock = hook_made_lock (ctx->config->state_dir, err);
+  if (UNLIKELY (lock < 0))
+    return lock;
   hook_made_migrate (ctx->config->state_dir);
   hook_made_collect (ctx->config->state_dir);
-  if (own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err) < 0)
-    return -1;
+  ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   close (get_and_reset_fd (&lock));
   ret = attach_and_write (plan, dir, err);
   /* The create fails: a cgroup made for it goes now, not at the next
@@ -163,53 +176,64 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   return ret;
 }
 
-/* on_unenforceable "warn": leave out the programs this host lacks, and say
-   so; every other restriction stays.  */
-static void
-leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final, struct entitle_bpf_plan_s *plan)
+/* The programs this host lacks (by this boot's probe): a refusal, or
+   with on_unenforceable "warn" a warning and the plan without them; every
+   other restriction stays.  A host the probe cannot read is left to the
+   attach, which fails where a program cannot be attached.  */
+static int
+leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final, struct entitle_bpf_plan_s *plan,
+                   entitle_error_t *err)
 {
   struct entitle_probe_s probe;
-  entitle_error_t err = NULL;
+  entitle_error_t why = NULL;
   cleanup_free char *names = NULL;
   char reason[256];
   unsigned missing;
+  int ret;
 
-  if (hook_probe_host (ctx, &probe, &err) < 0)
+  if (hook_probe_host (ctx, &probe, &why) < 0)
     {
-      entitle_error_release (&err);
-      return;
+      entitle_error_release (&why);
+      return 0;
     }
   missing = entitle_probe_missing (&probe, plan->attach, reason, sizeof (reason));
   if (missing == 0)
-    return;
+    return 0;
   names = entitle_bpf_quote (final, missing);
-  entitle_log_warning (ctx->log, "%s not enforced: %s", names, reason);
+  ret = entitle_unenforceable (ctx->config, ctx->log, names, reason, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   plan->attach &= ~missing;
+  return 0;
 }
 
+/* Errors end in the hook's main, which writes them to the runtime's log
+   too.  */
 int
-hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
+hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_bpf_plan_s plan;
-  entitle_error_t err = NULL;
   cleanup_free char *names = NULL;
-  int ret = load_plan (ctx, st, &final, &plan, &err);
+  int ret = load_plan (ctx, st, &final, &plan, err);
 
-  if (ret > 0 && ctx->config->warn_unenforceable)
-    leave_out_missing (ctx, &final, &plan);
-  if (ret > 0 && plan.attach)
+  if (ret >= 0 && st->from_hooksd)
     {
-      ret = enforce (ctx, st, &plan, &err);
-      /* A failure here is a failure, never a warning: only a mechanism the
-         host lacks may be left out, and that was decided above.  */
-      if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
-        entitle_error_wrap (&err, "%s cannot be enforced here: cgroup BPF", names);
+      int applied = hook_check_applied (ctx, st->bundle, &final, err);
+      if (UNLIKELY (applied < 0))
+        return applied;
     }
-  if (ret < 0)
-    entitle_log_error (ctx->log, "%s", err->msg);
-  entitle_error_release (&err);
-  return ret < 0 ? -1 : 0;
+  if (ret <= 0)
+    return ret;
+  ret = leave_out_missing (ctx, &final, &plan, err);
+  if (UNLIKELY (ret < 0) || plan.attach == 0)
+    return ret;
+  ret = enforce (ctx, st, &plan, err);
+  /* A failure here is a failure, never a warning: only a mechanism the
+     host lacks may be left out, and that was decided above.  */
+  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
+    return entitle_error_wrap (err, "%s cannot be enforced here: cgroup BPF", names);
+  return ret;
 }
 
 int

@@ -18,13 +18,15 @@ struct hook_state_s
   pid_t pid;
   const char *bundle;
   const char *root;         /**< --root of the runtime, "" when not given */
+  const char *profile;      /**< --profile: the profile create ran under, or NULL */
+  bool from_hooksd;         /**< run from hooks.d (no stage given): entitle may not be the runtime */
   json_t *doc;              /**< the state on stdin */
   struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
 };
 
-int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
+int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err);
 int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
-int hook_probe (bool json);
+int hook_probe (bool json, entitle_error_t *err);
 
 /* The probe of this boot: the cached one, else probed now and cached.  */
 int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);

@@ -50,6 +50,8 @@ hook_made_lock (const char *state_dir, entitle_error_t *err)
   cleanup_free char *dir = entitle_state_path (state_dir, "cgroups"), *parent = strdup (dir);
   int fd;
 
+  if (parent == NULL)
+    abort ();
   *strrchr (parent, '/') = '\0';
   mkdir (parent, 0700);
   if (mkdir (dir, 0700) < 0 && errno != EEXIST)

@@ -10,7 +10,7 @@
 #include "hook.h"
 #include "utils.h"
 
-/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] < state
+/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] [--profile NAME] < state
    entitle-hook [--root DIR] [--config FILE] < state   (stage from the state)
    entitle-hook probe [--json]
    The runtime passes the container's state on stdin (runtime-spec,
@@ -22,7 +22,7 @@
 static int
 usage (void)
 {
-  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE]\n"
+  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] [--profile NAME]\n"
          "                   [--log FILE [--log-format text|json]] < STATE\n"
          "       entitle-hook probe [--json]\n",
          stderr);
@@ -36,14 +36,16 @@ read_state (struct hook_state_s *st, entitle_error_t *err)
   const json_t *v;
   size_t n = 0;
   ssize_t r;
+  int ret;
 
   if (buf == NULL)
-    return entitle_make_error (err, ENOMEM, "out of memory");
+    abort ();
   while (n < STATE_MAX && ((r = read (0, buf + n, STATE_MAX - n)) > 0 || (r < 0 && errno == EINTR)))
     n += r > 0 ? (size_t)r : 0;
   if (n == STATE_MAX)
     return entitle_make_error (err, EFBIG, "the state on stdin is larger than %d bytes", STATE_MAX);
-  if (json_parse (buf, n, &st->doc, err) < 0)
+  ret = json_parse (buf, n, &st->doc, err);
+  if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "read the container state on stdin");
   st->id = json_string (json_get (st->doc, "id"));
   st->bundle = json_string (json_get (st->doc, "bundle"));
@@ -74,11 +76,13 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
   struct entitle_ctx_s ctx;
   int ret;
 
-  if (read_state (st, err) < 0)
-    return -1;
+  ret = read_state (st, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  st->from_hooksd = cmd == NULL;
   if (cmd == NULL && (cmd = stage_of (st)) == NULL)
     return entitle_make_error (err, EINVAL, "no stage given, and the state's status is neither creating nor stopped");
-  ret = entitle_config_load (&cfg, err);
+  ret = entitle_config_open (&cfg, NULL, st->profile, err);
   /* poststop applies no policy: a config that went bad (or away) since
      create must not keep the cleanup from running.  */
   if (ret < 0 && strcmp (cmd, "poststop") == 0)
@@ -94,7 +98,7 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
     }
   entitle_ctx_init (&ctx, &st->log, &cfg);
   if (strcmp (cmd, "createRuntime") == 0)
-    ret = hook_create_runtime (&ctx, st);
+    ret = hook_create_runtime (&ctx, st, err);
   else
     ret = hook_poststop (&ctx, st);
   entitle_ctx_release (&ctx);
@@ -102,36 +106,51 @@ run (const char *cmd, struct hook_state_s *st, entitle_error_t *err)
   return ret;
 }
 
+/* The command line but `probe`: the stage, if given, then flags.  */
+static bool
+parse_args (int argc, char **argv, struct hook_state_s *st, const char **cmd)
+{
+  int i = 1;
+
+  if (argc > 1 && (strcmp (argv[1], "createRuntime") == 0 || strcmp (argv[1], "poststop") == 0))
+    *cmd = argv[i++];
+  else if (argc > 1 && strncmp (argv[1], "--", 2) != 0)
+    return false;
+  for (; i + 1 < argc; i += 2)
+    if (strcmp (argv[i], "--root") == 0)
+      st->root = argv[i + 1];
+    else if (strcmp (argv[i], "--config") == 0)
+      setenv ("ENTITLE_CONFIG", argv[i + 1], 1);
+    else if (strcmp (argv[i], "--profile") == 0)
+      st->profile = argv[i + 1];
+    else if (strcmp (argv[i], "--log") == 0)
+      st->log.path = argv[i + 1];
+    else if (strcmp (argv[i], "--log-format") == 0)
+      st->log.json = strcmp (argv[i + 1], "json") == 0;
+    else
+      return false;
+  return i == argc;
+}
+
+/* The one place where an error becomes the exit status: the runtime
+   aborts create on a hook's non-zero exit, and the engine reads the line
+   in the runtime's log.  */
 int
 main (int argc, char **argv)
 {
   struct hook_state_s st = { .root = "" };
   entitle_error_t err = NULL;
   const char *cmd = NULL;
-  int i = 1, ret;
+  int ret;
 
   if (argc > 1 && strcmp (argv[1], "probe") == 0)
-    return hook_probe (argc > 2 && strcmp (argv[2], "--json") == 0) < 0;
-  if (argc > 1 && (strcmp (argv[1], "createRuntime") == 0 || strcmp (argv[1], "poststop") == 0))
-    cmd = argv[i++];
-  else if (argc > 1 && strncmp (argv[1], "--", 2) != 0)
+    ret = hook_probe (argc > 2 && strcmp (argv[2], "--json") == 0, &err);
+  else if (parse_args (argc, argv, &st, &cmd))
+    ret = run (cmd, &st, &err);
+  else
     return usage ();
-  for (; i + 1 < argc; i += 2)
-    if (strcmp (argv[i], "--root") == 0)
-      st.root = argv[i + 1];
-    else if (strcmp (argv[i], "--config") == 0)
-      setenv ("ENTITLE_CONFIG", argv[i + 1], 1);
-    else if (strcmp (argv[i], "--log") == 0)
-      st.log.path = argv[i + 1];
-    else if (strcmp (argv[i], "--log-format") == 0)
-      st.log.json = strcmp (argv[i + 1], "json") == 0;
-    else
-      return usage ();
-  if (i != argc)
-    return usage ();
-  ret = run (cmd, &st, &err);
   json_free (st.doc);
-  if (ret < 0 && err)
+  if (ret < 0)
     entitle_log_error (&st.log, "%s", err->msg);
   entitle_error_release (&err);
   return ret < 0 ? 1 : 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/seccomp.h>
@@ -7,6 +8,7 @@
 #include "hook.h"
 #include "loader.h"
 #include "probe-run.h"
+#include "probe-cache.h"
 #include "utils.h"
 
 /* entitle-hook probe [--json]: what this kernel offers, for people or for
@@ -67,36 +69,35 @@ hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entit
 {
   cleanup_free char *json = NULL;
 
+  int ret;
+
   if (entitle_probe_cached (ctx->config->state_dir, probe) == 0)
     return 0;
-  if (entitle_probe_run (probe, err) < 0)
-    return -1;
+  ret = entitle_probe_run (probe, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if ((json = entitle_probe_to_json (probe)) != NULL)
     entitle_probe_cache (ctx->config->state_dir, json);
   return 0;
 }
 
 int
-hook_probe (bool json)
+hook_probe (bool json, entitle_error_t *err)
 {
   struct entitle_probe_s p;
-  entitle_error_t err = NULL;
-  char *s;
+  cleanup_free char *s = NULL;
+  int ret = entitle_probe_run (&p, err);
 
-  if (entitle_probe_run (&p, &err) < 0)
-    {
-      fprintf (stderr, "entitle: %s\n", err->msg);
-      entitle_error_release (&err);
-      return -1;
-    }
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (!json)
     {
       print_text (&p);
       return 0;
     }
-  if ((s = entitle_probe_to_json (&p)) == NULL)
-    return -1;
+  s = entitle_probe_to_json (&p);
+  if (s == NULL)
+    return entitle_make_error (err, EIO, "probe: cannot write the JSON");
   puts (s);
-  free (s);
   return 0;
 }

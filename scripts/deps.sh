@@ -15,7 +15,7 @@ $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake pkg-config ca-certificates \
 	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
-	clang llvm bpftool \
+	clang llvm bpftool clang-format \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux \
-	node-ajv golang-github-opencontainers-specs-dev \
+	node-ajv golang-github-opencontainers-specs-dev tcpdump \
 	libclang-rt-dev valgrind protobuf-compiler

@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # A test build: the crash-safety tests need the fault injection points.
 scripts/build.sh --enable-fault-injection
 status=0
+# The sources as clang-format writes them (crun's style): a diff fails.
+scripts/check-format.sh || status=$?
 make -j2 check || status=$?
 # The unit tests (and fuzz regressions) again, built with ASan and UBSan
 # (test/README.md, "Sanitizers"), out of tree in build-san/.  automake

@@ -8,7 +8,8 @@
 
 /* Flags that take a value; every other flag is a boolean.  */
 static const char *const global_values[] = { "root", "log", "log-format", "rootless", "criu",
-                                             "cgroup-manager", "log-level", "entitle-config", NULL };
+                                             "cgroup-manager", "log-level", "entitle-config",
+                                             "entitle-profile", NULL };
 
 static const char *const create_values[] = { "bundle", "b", "console-socket", "pidfd-socket",
                                              "pid-file", "preserve-fds", "config", "f", NULL };
@@ -165,9 +166,11 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
             a->help = true;
           else if (is (name, len, "version", "v") || is (name, len, "V", NULL))
             a->version = true;
+          /* Missing at the end: "" (the NUL of the flag), an error later.  */
           else if (is (name, len, "entitle-config", NULL))
-            /* Missing at the end: "" (the NUL of the flag), an error later.  */
             a->entitle_config = value ? value : name + len;
+          else if (is (name, len, "entitle-profile", NULL))
+            a->entitle_profile = value ? value : name + len;
           continue;
         }
       if (i >= argc)
@@ -196,18 +199,38 @@ own_flag (int argc, char *const *argv, int i, int *end)
   if (!take_flag (argc, argv, &j, global_values, &name, &len, &value, &missing))
     return false;
   *end = j + 1;
-  return is (name, len, "entitle-config", NULL);
+  return is (name, len, "entitle-config", NULL) || is (name, len, "entitle-profile", NULL);
+}
+
+/* entitle-NAME selects profile NAME (DESIGN §7: a symlink given to
+   containerd as a handler's BinaryName, which passes no arguments); the
+   names of entitle's own programs select none.  */
+static const char *
+profile_of_argv0 (const char *argv0)
+{
+  static const char *const reserved[] = { "full", "hook", "init", NULL };
+  const char *base = argv0 ? strrchr (argv0, '/') : NULL;
+
+  base = base ? base + 1 : argv0;
+  if (base == NULL || strncmp (base, "entitle-", 8) != 0 || base[8] == '\0'
+      || in_list (reserved, base + 8, strlen (base + 8)))
+    return NULL;
+  return base + 8;
 }
 
 int
 entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a)
 {
-  const char *config;
+  const char *config, *flag, *profile;
   int i, end, out;
 
   entitle_args_parse (argc, argv, a);
   config = a->entitle_config;
-  if (config == NULL)
+  flag = a->entitle_profile;
+  /* The flag wins over the name.  */
+  profile = flag ? flag : profile_of_argv0 (argv[0]);
+  a->entitle_profile = profile;
+  if (config == NULL && flag == NULL)
     return argc;
   /* The global flags are those before the command (all of argv without
      one); `--` ends them.  */
@@ -230,6 +253,7 @@ entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a)
   argv[out] = NULL;
   entitle_args_parse (out, argv, a);
   a->entitle_config = config;
+  a->entitle_profile = profile;
   return out;
 }
 

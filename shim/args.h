@@ -24,6 +24,9 @@ struct entitle_args_s
   /** --entitle-config FILE: entitle's own flag, never the runtime's ("" when
       its value is missing or empty), or NULL */
   const char *entitle_config;
+  /** --entitle-profile NAME (entitle's own, as above), else NAME when
+      entitle runs as entitle-NAME (but entitle-full, -hook, -init), or NULL */
+  const char *entitle_profile;
 
   int command_index; /**< argv index of the command, or -1 */
   const char *command;
@@ -50,10 +53,11 @@ void entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a);
 
 /**
  * Parse @argv, then remove entitle's own global flags (--entitle-config,
- * DESIGN §7) from it in place, so that the runtime never sees them, and
+ * --entitle-profile, DESIGN §7) from it in place, so that the runtime never sees them, and
  * parse what is left into @a; the values of the removed flags are kept
- * (they point into the strings, which do not move).  argv[new argc] is
- * set to NULL.  Returns the new argc.
+ * (they point into the strings, which do not move), and the profile that
+ * argv[0] selects is set.  argv[new argc] is set to NULL.  Returns the new
+ * argc.
  */
 int entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a);
 

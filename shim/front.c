@@ -118,7 +118,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
     return ret;
   if (c == NULL && a->help)
     return exec_full (argv, err);
-  ret = entitle_config_load_file (cfg, a->entitle_config, &cfg_err);
+  ret = entitle_config_open (cfg, a->entitle_config, a->entitle_profile, &cfg_err);
   if (UNLIKELY (ret < 0) && needs_config (c))
     {
       *err = cfg_err;

@@ -58,16 +58,18 @@ in_ranges (const struct entitle_range *r, __u32 n, __u16 port)
   return 0;
 }
 
-/* Is (@family, @a, @port) listed?  A rule without ports lists 0-65535, so
-   port 0 (a protocol without ports, ICMP) matches only such rules.  */
+/* Is (@family, @a, @port) listed in the @n rules at @rules (egress or
+   ingress: both hold ENTITLE_MAX_EGRESS)?  A rule without ports lists
+   0-65535, so port 0 (a protocol without ports, ICMP) matches only such
+   rules.  */
 static __always_inline int
-egress_allowed (const struct entitle_policy *p, __u16 family, const __u32 *a, __u16 port)
+listed (const struct entitle_cidr *rules, __u32 n, __u16 family, const __u32 *a, __u16 port)
 {
   for (__u32 i = 0; i < ENTITLE_MAX_EGRESS; i++)
     {
-      const struct entitle_cidr *c = &p->egress[i];
+      const struct entitle_cidr *c = &rules[i];
 
-      if (i >= p->n_egress)
+      if (i >= n)
         break;
       if (c->family != family || port < c->lo || port > c->hi || (a[0] & c->mask[0]) != c->net[0])
         continue;
@@ -77,6 +79,14 @@ egress_allowed (const struct entitle_policy *p, __u16 family, const __u32 *a, __
         return 1;
     }
   return 0;
+}
+
+_Static_assert(ENTITLE_MAX_INGRESS == ENTITLE_MAX_EGRESS, "listed () bounds both tables");
+
+static __always_inline int
+egress_allowed (const struct entitle_policy *p, __u16 family, const __u32 *a, __u16 port)
+{
+  return listed (p->egress, p->n_egress, family, a, port);
 }
 
 /* An IPv4-mapped address (::ffff:a.b.c.d) goes out as IPv4.  */
@@ -217,13 +227,15 @@ entitle_sysctl (struct bpf_sysctl *ctx)
   return 0;
 }
 
-/* What the skb programs need of a packet: the peer's address (the
-   destination going out, unused coming in), the transport protocol and
-   its destination port, TCP's flags, and whether the IP layer routes it
-   by the sender's choice (IPv4 options, an IPv6 routing header).  */
+/* What the skb programs need of a packet: its destination address (the
+   peer going out) and its source (the peer coming in), the transport
+   protocol and its destination port, TCP's flags, and whether the IP
+   layer routes it by the sender's choice (IPv4 options, an IPv6 routing
+   header).  */
 struct packet
 {
   __u32 addr[4];
+  __u32 src[4];
   __u16 family, port;
   __u8 proto, tcp_flags, source_routed;
 };
@@ -240,6 +252,7 @@ parse4 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
   /* Any option: loose and strict source routes hide the real first hop,
      and no other option is something a container needs to send.  */
   pk->source_routed = (h[0] & 0xf) != 5;
+  __builtin_memcpy (&pk->src[0], &h[12], 4);
   __builtin_memcpy (&pk->addr[0], &h[16], 4);
   *off = (h[0] & 0xf) * 4;
   return 0;
@@ -254,6 +267,7 @@ parse6 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
   if (bpf_skb_load_bytes (skb, 0, h, sizeof (h)) < 0)
     return -1;
   pk->family = AF_INET6;
+  __builtin_memcpy (pk->src, &h[8], 16);
   __builtin_memcpy (pk->addr, &h[24], 16);
   nh = h[6];
   *off = 40;
@@ -329,28 +343,47 @@ entitle_skb_egress (struct __sk_buff *skb)
   return egress_allowed (p, pk.family, pk.addr, pk.port);
 }
 
-/* Every packet the container's sockets receive: under network.bind, no
-   peer opens a connection to, or sends a datagram to an unconnected
-   socket on, a port the list does not name (a port the kernel chose for
-   bind(0), listen() or sendto() without bind included).  Replies on the
-   container's own connections pass: TCP segments other than a bare SYN,
-   datagrams to a connected socket.  */
+/* Does @pk open a contact with the container: a TCP segment that is a
+   bare SYN, or a datagram to a socket that is not connected?  Replies on
+   the container's own connections (every other TCP segment, datagrams to
+   a connected socket) do not.  Protocols without ports (ICMP) are no
+   contact either: echo replies and errors for the container's own traffic
+   must pass.  */
+static __always_inline int
+new_contact (struct __sk_buff *skb, const struct packet *pk)
+{
+  struct bpf_sock *sk;
+
+  if (pk->proto == IPPROTO_TCP)
+    return (pk->tcp_flags & (TCP_SYN | TCP_ACK)) == TCP_SYN;
+  if (pk->proto != IPPROTO_UDP && pk->proto != IPPROTO_UDPLITE)
+    return 0;
+  sk = skb->sk;
+  if (sk)
+    sk = bpf_sk_fullsock (sk);
+  return sk == NULL || sk->state != TCP_ESTABLISHED;
+}
+
+/* Every packet the container's sockets receive.  Under network.bind no
+   peer opens a contact on a port the list does not name (a port the
+   kernel chose for bind(0), listen() or sendto() without bind included);
+   under network.ingress only a listed source does (on the port its rule
+   names).  */
 SEC ("cgroup_skb/ingress")
 int
 entitle_skb_ingress (struct __sk_buff *skb)
 {
   struct entitle_policy *p = policy ();
   struct packet pk = {};
-  struct bpf_sock *sk;
 
-  if (!(p->flags & POL_BIND) || parse (skb, &pk) < 0 || in_ranges (p->bind, p->n_bind, pk.port))
+  if (!(p->flags & (POL_BIND | POL_INGRESS)))
     return 1;
-  if (pk.proto == IPPROTO_TCP)
-    return (pk.tcp_flags & (TCP_SYN | TCP_ACK)) != TCP_SYN;
-  if (pk.proto != IPPROTO_UDP && pk.proto != IPPROTO_UDPLITE)
+  /* A packet it cannot read: an unlisted source, as far as it knows.  */
+  if (parse (skb, &pk) < 0)
+    return !(p->flags & POL_INGRESS);
+  if (!new_contact (skb, &pk))
     return 1;
-  sk = skb->sk;
-  if (sk)
-    sk = bpf_sk_fullsock (sk);
-  return sk != NULL && sk->state == TCP_ESTABLISHED;
+  if ((p->flags & POL_BIND) && !in_ranges (p->bind, p->n_bind, pk.port))
+    return 0;
+  return !(p->flags & POL_INGRESS) || listed (p->ingress, p->n_ingress, pk.family, pk.src, pk.port);
 }

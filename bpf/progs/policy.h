@@ -24,6 +24,7 @@
 
 #define ENTITLE_MAX_RANGES  8  /* network.bind and network.bind-map values */
 #define ENTITLE_MAX_EGRESS  64 /* network.egress rules */
+#define ENTITLE_MAX_INGRESS 64 /* network.ingress rules */
 #define ENTITLE_MAX_SYSCTLS 32 /* linux.sysctl keys a confined container may write */
 #define ENTITLE_SYSCTL_NAME 64 /* "net/ipv4/ip_forward", NUL padded */
 
@@ -34,15 +35,18 @@
 #define POL_BIND           (1u << 3) /* network.bind: listed local ports only */
 #define POL_BIND_MAP       (1u << 4) /* network.bind-map: rewrite bind ports */
 #define POL_SYSCTL_RO      (1u << 5) /* security.confined: no sysctl writes but listed keys */
+#define POL_INGRESS        (1u << 6) /* network.ingress: new contacts from listed sources only */
 
 struct entitle_range
 {
   __u16 lo, hi; /* host byte order, inclusive */
 };
 
-/* One network.egress rule: (addr & mask) == net, port in [lo, hi].  IPv4
-   uses word 0 only; addresses and masks are in network byte order, the
-   host bits of net are zero.  */
+/* One network.egress rule: (addr & mask) == net, port in [lo, hi] (the
+   destination's); one network.ingress rule the same for the source's
+   address and the container's port it reaches.  IPv4 uses word 0 only;
+   addresses and masks are in network byte order, the host bits of net
+   are zero.  */
 struct entitle_cidr
 {
   __u32 net[4];
@@ -55,10 +59,11 @@ struct entitle_cidr
 struct entitle_policy
 {
   __u32 flags;
-  __u16 n_bind, n_map, n_egress, n_sysctl;
+  __u16 n_bind, n_map, n_egress, n_sysctl, n_ingress, pad[3];
   struct entitle_range bind[ENTITLE_MAX_RANGES];
   struct entitle_range map[ENTITLE_MAX_RANGES]; /* lo = FROM, hi = TO */
   struct entitle_cidr egress[ENTITLE_MAX_EGRESS];
+  struct entitle_cidr ingress[ENTITLE_MAX_INGRESS];
   char sysctl[ENTITLE_MAX_SYSCTLS][ENTITLE_SYSCTL_NAME];
 };
 

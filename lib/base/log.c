@@ -46,6 +46,31 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   yajl_gen_free (g);
 }
 
+/* time="..." level=error msg="...": logrus's text format, as runc writes
+   it, with the message quoted as logrus quotes it (Go's %q: a quote or a
+   backslash in it is escaped), so that a parser reads the whole line.  */
+static void
+write_text_line (int fd, enum entitle_log_level level, const char *msg)
+{
+  char line[8192 + 64], stamp[64];
+  time_t now = time (NULL);
+  struct tm tm;
+  size_t n;
+
+  gmtime_r (&now, &tm);
+  strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  n = (size_t)snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"", stamp, level_names[level]);
+  for (; *msg && n < sizeof (line) - 4; msg++)
+    {
+      if (*msg == '"' || *msg == '\\')
+        line[n++] = '\\';
+      line[n++] = *msg;
+    }
+  line[n++] = '"';
+  line[n++] = '\n';
+  entitle_write_all (fd, line, n);
+}
+
 static void
 write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, const char *msg)
 {
@@ -63,20 +88,7 @@ write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, c
   if (log->json)
     write_json_line (fd, level, msg);
   else
-    {
-      /* logrus's text format, as runc writes it.  */
-      char line[8192], stamp[64];
-      time_t now = time (NULL);
-      struct tm tm;
-      int n;
-
-      gmtime_r (&now, &tm);
-      strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-      n = snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"%s\"\n", stamp,
-                    level_names[level], msg);
-      if (n > 0)
-        entitle_write_all (fd, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
-    }
+    write_text_line (fd, level, msg);
 }
 
 void
@@ -86,7 +98,7 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
   va_list ap;
   int n;
 
-  /* No log: silent (the trust rule compiles trial copies).  */
+  /* No log: silent.  */
   if (log == NULL || (level == ENTITLE_LOG_DEBUG && !log->debug))
     return;
   va_start (ap, fmt);

@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include "attach.h"
 #include "catalogue.h"
+#include "fill.h"
 #include "policy.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -59,6 +60,9 @@
   (ATTACH_BIT (ATTACH_CONNECT4) | ATTACH_BIT (ATTACH_CONNECT6) | ATTACH_BIT (ATTACH_SENDMSG4) \
    | ATTACH_BIT (ATTACH_SENDMSG6) | ATTACH_BIT (ATTACH_SOCK_CREATE) | ATTACH_BIT (ATTACH_SKB_EGRESS))
 #define BIND_ATTACH (ATTACH_BIT (ATTACH_BIND4) | ATTACH_BIT (ATTACH_BIND6))
+/* An ingress allowlist: the source of every packet that opens a contact;
+   sock_create refuses raw sockets, which would read past it.  */
+#define INGRESS_ATTACH (ATTACH_BIT (ATTACH_SKB_INGRESS) | ATTACH_BIT (ATTACH_SOCK_CREATE))
 
 /* What the network promises do not cover (entitlements(7), LIMITS).  */
 #define PASSED_IN  "a socket made outside the container and passed in (SCM_RIGHTS over a unix socket) is bound by its creator's cgroup, not by this entitlement"
@@ -69,8 +73,8 @@
 static const struct entitle_entry_s catalogue[] = {
   /* fs.*: Landlock, applied by the in-container helper entitle-init
      (lib/compile/landlock.c); refused where the kernel has no Landlock.  */
-  { .name = "fs.read", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
-  { .name = "fs.write", .value = true, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
+  { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
+  { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
   { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
@@ -84,10 +88,11 @@ static const struct entitle_entry_s catalogue[] = {
      changes the network namespace the engine chose (DESIGN §7: a
      host-network pod that asks for network.user keeps its network).  */
   { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4, .cap_add = L (NETWORK_ADMIN_CAPS), .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
-  { .name = "network.bind", .value = true, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .limits = L (PASSED_IN, "a datagram to an unconnected socket on an unlisted port is dropped, also a reply to what that socket sent: a client that needs replies connects its socket"), .summary = "only these ports may be bound and reached" },
-  { .name = "network.bind-map", .value = true, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .summary = "rewrite the port of a bind (FROM:TO)" },
-  { .name = "network.egress", .value = true, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, and no source-routed packet; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches only destinations listed without a port", "an IPv6 ping socket is not told that its packet to an unlisted address was dropped"), .summary = "connect and send only to these destinations; no raw or packet sockets" },
+  { .name = "network.bind", .value = &entitle_value_ports, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .fill = entitle_bpf_fill_bind, .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .limits = L (PASSED_IN, "a datagram to an unconnected socket on an unlisted port is dropped, also a reply to what that socket sent: a client that needs replies connects its socket"), .summary = "only these ports may be bound and reached" },
+  { .name = "network.bind-map", .value = &entitle_value_port_map, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .fill = entitle_bpf_fill_bind_map, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .note = "A bind to port FROM binds port TO instead: port mapping without DNAT.", .summary = "rewrite the port of a bind (FROM:TO)" },
+  { .name = "network.egress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .fill = entitle_bpf_fill_egress, .note = "Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, and no source-routed packet; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches only destinations listed without a port", "an IPv6 ping socket is not told that its packet to an unlisted address was dropped"), .summary = "connect and send only to these destinations; no raw or packet sockets" },
   { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true, .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS, .summary = "BuildKit's name: the host's network namespace, with network.admin" },
+  { .name = "network.ingress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_INGRESS | POL_SOCK_NO_RAW, .attach = INGRESS_ATTACH, .fill = entitle_bpf_fill_ingress, .note = "PORT is the container's port the source may reach. Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "skb_ingress: only these sources open a connection to, or send a datagram to an unconnected socket of, the container (to the listed ports); replies to the container's own connections pass; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches the container from any source: echo replies and errors for its own traffic must"), .summary = "only these sources may reach the container's listening and unconnected sockets; no raw or packet sockets" },
   { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1, .cap_drop = L (NETWORK_ADMIN_CAPS), .sys_deny = L (IO_URING_SYSCALLS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX, .policy = POL_SOCK_UNIX_ONLY, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: inet and inet6 sockets denied (the kernel runs it for those families only; seccomp denies the others)", .limits = L (PASSED_IN, NATIVE_ABI), .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
   { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3, .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"), .cap_drop = L ("CAP_NET_ADMIN"), .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
   { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_SOCK_USER, .policy = POL_SOCK_NO_RAW, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: raw inet sockets denied (packet sockets: seccomp and the dropped CAP_NET_RAW)", .limits = L (NATIVE_ABI), .summary = "talk to the network as a user: no raw or packet sockets" },
@@ -161,6 +166,13 @@ entitle_catalogue_rows (size_t *n)
 {
   *n = sizeof (catalogue) / sizeof (catalogue[0]);
   return catalogue;
+}
+
+bool
+entitle_entry_bpf_only (const struct entitle_entry_s *e)
+{
+  return e->cap_add == NULL && e->cap_drop == NULL && e->cap_keep == NULL && e->sys_deny == NULL
+         && e->sys_allow == NULL && e->fx == 0;
 }
 
 const char *

@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "error.h"
+#include "values.h"
 
 /* The entitlement catalogue, version 1 (DESIGN §3): one table, one row per
    entitlement, readable like the design's table.  */
@@ -43,13 +45,26 @@ enum entitle_domain
   DOMAIN_MODULES,
 };
 
+struct entitle_policy;
+struct entitle_request_s;
+
+/** Put the value of @req into the cgroup programs' policy (the table of
+    bpf/progs/policy.h that its program reads); an error when the table is
+    full.  */
+typedef int (*entitle_bpf_fill_fn) (struct entitle_policy *policy, const struct entitle_request_s *req,
+                                    entitle_error_t *err);
+
+/* One entitlement: everything about it is here, and everything else (the
+   resolver, the compiler, the BPF plan, explain, entitlements(7), the
+   tests' coverage lists) is derived from the rows.  A unit test checks
+   that no row lacks a part another part needs.  */
 struct entitle_entry_s
 {
   const char *name;
   enum entitle_domain domain;
-  int rung;         /**< position in the domain's ladder, narrow to wide; 0 for a modifier */
-  bool value;       /**< takes `=VALUE` (and may repeat) */
-  bool exact_grant; /**< granted by exact name only, never by a glob */
+  int rung;                                 /**< position in the domain's ladder, narrow to wide; 0 for a modifier */
+  const struct entitle_value_kind_s *value; /**< takes `=VALUE` of this kind (and may repeat), or NULL */
+  bool exact_grant;                         /**< granted by exact name only, never by a glob */
   const char *const *cap_add;
   const char *const *cap_drop;  /**< taken away, even where another row adds them */
   const char *const *cap_keep;  /**< an upper bound: every other capability goes, but
@@ -59,9 +74,11 @@ struct entitle_entry_s
   unsigned fx;
   unsigned policy;                /**< POL_* bits for the cgroup programs (bpf/progs/policy.h) */
   unsigned attach;                /**< the cgroup programs it needs (ATTACH_BIT mask) */
+  entitle_bpf_fill_fn fill;       /**< puts each value into the policy, for a modifier the programs read */
   const char *bpf_text;           /**< what those programs do, for people */
   const char *const *contradicts; /**< rows that cannot be in force with this one */
   const char *const *limits;      /**< what its promise does not cover, a sentence each */
+  const char *note;               /**< more about it for people (entitlements(7), explain), or NULL */
   const char *summary;
 };
 
@@ -70,6 +87,11 @@ const struct entitle_entry_s *entitle_catalogue_find (const char *name, size_t l
 
 /** All rows, sorted by name; @n receives the count. */
 const struct entitle_entry_s *entitle_catalogue_rows (size_t *n);
+
+/** Is all @e does done by the cgroup programs (no capability, seccomp,
+    namespace, path or device effect)?  entitle-hook alone, from hooks.d,
+    applies only those.  */
+bool entitle_entry_bpf_only (const struct entitle_entry_s *e);
 
 /** The ladder name of @domain ("network", ...). */
 const char *entitle_domain_name (enum entitle_domain domain);

@@ -7,8 +7,9 @@
 #include <string.h>
 #include "values.h"
 
-/* The values of modifiers (DESIGN §3), checked when they are parsed so that
-   a typo fails create instead of widening or narrowing by surprise.  */
+/* The value kinds of modifiers (values.h).  */
+
+#define PORT_MAX 65535
 
 /* A decimal number in [lo, hi], all of @s.  */
 static bool
@@ -28,8 +29,8 @@ number (const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 }
 
 /* PORT or PORT-PORT, low to high.  */
-bool
-entitle_parse_ports (const char *s, unsigned short *lo, unsigned short *hi)
+static bool
+parse_ports (const char *s, union entitle_value_u *out)
 {
   char buf[16];
   const char *dash = strchr (s, '-');
@@ -37,47 +38,42 @@ entitle_parse_ports (const char *s, unsigned short *lo, unsigned short *hi)
 
   if (dash == NULL)
     {
-      if (!number (s, 1, 65535, &a))
+      if (!number (s, 1, PORT_MAX, &a))
         return false;
-      *lo = *hi = (unsigned short)a;
+      out->ports.lo = out->ports.hi = (unsigned short)a;
       return true;
     }
   if ((size_t)(dash - s) >= sizeof (buf))
     return false;
   memcpy (buf, s, (size_t)(dash - s));
   buf[dash - s] = '\0';
-  if (!number (buf, 1, 65535, &a) || !number (dash + 1, 1, 65535, &b) || a > b)
+  if (!number (buf, 1, PORT_MAX, &a) || !number (dash + 1, 1, PORT_MAX, &b) || a > b)
     return false;
-  *lo = (unsigned short)a;
-  *hi = (unsigned short)b;
+  out->ports.lo = (unsigned short)a;
+  out->ports.hi = (unsigned short)b;
   return true;
-}
-
-static bool
-port_range (const char *s)
-{
-  unsigned short lo, hi;
-  return entitle_parse_ports (s, &lo, &hi);
 }
 
 /* ADDR/LEN[:PORT[-PORT]], IPv4 or IPv6: the port follows the prefix
    length, so IPv6's colons are not ambiguous.  */
-bool
-entitle_parse_egress (const char *s, struct entitle_cidr_s *out)
+static bool
+parse_cidr (const char *s, union entitle_value_u *out)
 {
+  struct entitle_cidr_s *c = &out->cidr;
+  union entitle_value_u ports;
   char addr[INET6_ADDRSTRLEN], len[4];
   const char *slash = strchr (s, '/'), *colon, *end;
   unsigned long l;
   bool v6;
 
-  memset (out, 0, sizeof (*out));
+  memset (c, 0, sizeof (*c));
   if (slash == NULL || (size_t)(slash - s) >= sizeof (addr))
     return false;
   memcpy (addr, s, (size_t)(slash - s));
   addr[slash - s] = '\0';
   v6 = strchr (addr, ':') != NULL;
-  out->family = v6 ? AF_INET6 : AF_INET;
-  if (inet_pton (out->family, addr, out->addr) != 1)
+  c->family = v6 ? AF_INET6 : AF_INET;
+  if (inet_pton (c->family, addr, c->addr) != 1)
     return false;
   colon = strchr (slash, ':');
   end = colon ? colon : slash + strlen (slash);
@@ -87,22 +83,21 @@ entitle_parse_egress (const char *s, struct entitle_cidr_s *out)
   len[end - slash - 1] = '\0';
   if (!number (len, 0, v6 ? 128 : 32, &l))
     return false;
-  out->len = (unsigned)l;
-  out->lo = 0;
-  out->hi = 65535;
-  return colon == NULL || entitle_parse_ports (colon + 1, &out->lo, &out->hi);
-}
-
-static bool
-egress (const char *s)
-{
-  struct entitle_cidr_s c;
-  return entitle_parse_egress (s, &c);
+  c->len = (unsigned)l;
+  c->lo = 0;
+  c->hi = PORT_MAX;
+  if (colon == NULL)
+    return true;
+  if (!parse_ports (colon + 1, &ports))
+    return false;
+  c->lo = ports.ports.lo;
+  c->hi = ports.ports.hi;
+  return true;
 }
 
 /* FROM:TO, two ports.  */
-bool
-entitle_parse_port_map (const char *s, unsigned short *from, unsigned short *to)
+static bool
+parse_port_map (const char *s, union entitle_value_u *out)
 {
   char buf[8];
   const char *colon = strchr (s, ':');
@@ -112,26 +107,20 @@ entitle_parse_port_map (const char *s, unsigned short *from, unsigned short *to)
     return false;
   memcpy (buf, s, (size_t)(colon - s));
   buf[colon - s] = '\0';
-  if (!number (buf, 1, 65535, &a) || !number (colon + 1, 1, 65535, &b))
+  if (!number (buf, 1, PORT_MAX, &a) || !number (colon + 1, 1, PORT_MAX, &b))
     return false;
-  *from = (unsigned short)a;
-  *to = (unsigned short)b;
+  out->ports.lo = (unsigned short)a;
+  out->ports.hi = (unsigned short)b;
   return true;
 }
 
+/* An absolute path without `.` or `..` components (the text is the value).  */
 static bool
-port_map (const char *s)
-{
-  unsigned short a, b;
-  return entitle_parse_port_map (s, &a, &b);
-}
-
-/* An absolute path without `.` or `..` components.  */
-static bool
-path (const char *s)
+parse_path (const char *s, union entitle_value_u *out)
 {
   const char *p = s;
 
+  memset (out, 0, sizeof (*out));
   if (*s != '/')
     return false;
   while ((p = strchr (p, '/')))
@@ -146,73 +135,31 @@ path (const char *s)
 
 /* Is every address of @inner in @outer, and every port of @inner?  */
 static bool
-egress_covers (const char *outer, const char *inner)
+cidr_covers (const union entitle_value_u *outer, const union entitle_value_u *inner)
 {
-  struct entitle_cidr_s o, i;
+  const struct entitle_cidr_s *o = &outer->cidr, *i = &inner->cidr;
   unsigned b;
 
-  if (!entitle_parse_egress (outer, &o) || !entitle_parse_egress (inner, &i) || o.family != i.family
-      || o.len > i.len || i.lo < o.lo || i.hi > o.hi)
+  if (o->family != i->family || o->len > i->len || i->lo < o->lo || i->hi > o->hi)
     return false;
-  for (b = 0; b < o.len; b++)
-    if (((o.addr[b / 8] ^ i.addr[b / 8]) >> (7 - b % 8)) & 1)
+  for (b = 0; b < o->len; b++)
+    if (((o->addr[b / 8] ^ i->addr[b / 8]) >> (7 - b % 8)) & 1)
       return false;
   return true;
 }
 
 static bool
-ports_cover (const char *outer, const char *inner)
+ports_cover (const union entitle_value_u *outer, const union entitle_value_u *inner)
 {
-  unsigned short olo, ohi, ilo, ihi;
-  return entitle_parse_ports (outer, &olo, &ohi) && entitle_parse_ports (inner, &ilo, &ihi) && ilo >= olo
-         && ihi <= ohi;
+  return inner->ports.lo >= outer->ports.lo && inner->ports.hi <= outer->ports.hi;
 }
 
-/* covers: the modifier is an allowlist, which a required rule floors
-   (lib/model/resolve.c); NULL for the others.  */
-static const struct
-{
-  const char *name;
-  bool (*check) (const char *);
-  const char *form;
-  bool (*covers) (const char *outer, const char *inner);
-} checks[] = {
-  { "fs.read", path, "PATH (absolute, without . or ..)", NULL },
-  { "fs.write", path, "PATH (absolute, without . or ..)", NULL },
-  { "network.bind", port_range, "PORT[-PORT]", ports_cover },
-  { "network.bind-map", port_map, "FROM:TO", NULL },
-  { "network.egress", egress, "CIDR[:PORT[-PORT]]", egress_covers },
+const struct entitle_value_kind_s entitle_value_path = {
+  "PATH", "an absolute path without . or .. components", "/data", parse_path, NULL
 };
-
-static int
-find (const char *name)
-{
-  size_t i;
-  for (i = 0; i < sizeof (checks) / sizeof (checks[0]); i++)
-    if (strcmp (checks[i].name, name) == 0)
-      return (int)i;
-  return -1;
-}
-
-const char *
-entitle_value_check (const char *name, const char *value)
-{
-  int i = find (name);
-  if (i < 0)
-    return NULL;
-  return checks[i].check (value) ? NULL : checks[i].form;
-}
-
-bool
-entitle_value_has_floor (const char *name)
-{
-  int i = find (name);
-  return i >= 0 && checks[i].covers != NULL;
-}
-
-bool
-entitle_value_covers (const char *name, const char *outer, const char *inner)
-{
-  int i = find (name);
-  return i >= 0 && checks[i].covers && outer && inner && checks[i].covers (outer, inner);
-}
+const struct entitle_value_kind_s entitle_value_ports = { "PORT[-PORT]", NULL, "8080", parse_ports, ports_cover };
+const struct entitle_value_kind_s entitle_value_port_map = { "FROM:TO", NULL, "80:8080", parse_port_map, NULL };
+const struct entitle_value_kind_s entitle_value_cidr = {
+  "CIDR[:PORT[-PORT]]", "an IPv4 or IPv6 prefix, with an optional port or port range", "10.0.0.0/8:443", parse_cidr,
+  cidr_covers
+};

@@ -4,20 +4,15 @@
 
 #include <stdbool.h>
 
-/**
- * Check the value of the modifier @name: NULL when it is well formed, else
- * the form it should have ("CIDR[:PORT[-PORT]]"), for the message.
- */
-const char *entitle_value_check (const char *name, const char *value);
+/* The values of modifiers (`network.egress=CIDR[:PORT[-PORT]]`, DESIGN §3):
+   each catalogue row that takes one names its kind, which says how it is
+   written, parses it once (when the entitlement is parsed: a typo fails
+   create instead of widening or narrowing by surprise) and, for an
+   allowlist, whether one value covers another (the admin's floor).  The
+   parsed value travels with the request; nothing parses its text again.  */
 
-/** Is the modifier @name an allowlist that a required rule floors?  */
-bool entitle_value_has_floor (const char *name);
-
-/** Does the value @outer of the modifier @name allow all that @inner does?  */
-bool entitle_value_covers (const char *name, const char *outer, const char *inner);
-
-/* A parsed `network.egress` value: the CIDR and the port range (0-65535
-   when none is given).  The address is in network byte order.  */
+/* CIDR[:PORT[-PORT]]: the prefix and the port range (0-65535 when none is
+   given).  The address is in network byte order.  */
 struct entitle_cidr_s
 {
   int family; /**< AF_INET or AF_INET6 */
@@ -26,12 +21,33 @@ struct entitle_cidr_s
   unsigned short lo, hi;
 };
 
-bool entitle_parse_egress (const char *s, struct entitle_cidr_s *out);
+/* PORT[-PORT] (lo to hi), or FROM:TO (lo is FROM, hi is TO).  */
+struct entitle_ports_s
+{
+  unsigned short lo, hi;
+};
 
-/** PORT or PORT-PORT (1-65535, low to high).  */
-bool entitle_parse_ports (const char *s, unsigned short *lo, unsigned short *hi);
+union entitle_value_u
+{
+  struct entitle_cidr_s cidr;
+  struct entitle_ports_s ports;
+};
 
-/** FROM:TO.  */
-bool entitle_parse_port_map (const char *s, unsigned short *from, unsigned short *to);
+struct entitle_value_kind_s
+{
+  const char *form;    /**< how it is written: "CIDR[:PORT[-PORT]]" (upper case: what to fill in) */
+  const char *hint;    /**< more on the form for messages and man pages, or NULL */
+  const char *example; /**< a well-formed value, for tests and help ("10.0.0.0/8:443") */
+  bool (*parse) (const char *text, union entitle_value_u *out);
+  /** Does @outer allow all that @inner does?  NULL: not an allowlist, so
+      the admin's `require` does not floor it.  */
+  bool (*covers) (const union entitle_value_u *outer, const union entitle_value_u *inner);
+};
+
+/* The kinds the catalogue's rows name.  */
+extern const struct entitle_value_kind_s entitle_value_path;     /* PATH */
+extern const struct entitle_value_kind_s entitle_value_ports;    /* PORT[-PORT] */
+extern const struct entitle_value_kind_s entitle_value_port_map; /* FROM:TO */
+extern const struct entitle_value_kind_s entitle_value_cidr;     /* CIDR[:PORT[-PORT]] */
 
 #endif

@@ -7,8 +7,8 @@
 #include "caps.h"
 #include "utils.h"
 
-const char *const entitle_cap_sets[5] = { "bounding", "effective", "inheritable", "permitted",
-                                          "ambient" };
+const char *const entitle_cap_sets[CAP_SET_COUNT] = { "bounding", "effective", "inheritable", "permitted",
+                                                      "ambient" };
 
 static int
 cap_value (const char *name, cap_value_t *v)
@@ -115,7 +115,7 @@ bound (json_t *set, char *const *keep)
 
 int
 entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add, char *const *drop,
-                    char *const *keep, entitle_error_t *err)
+                    char *const *keep, struct entitle_outcome_s *out, entitle_error_t *err)
 {
   json_t *caps;
   cap_value_t v;
@@ -123,9 +123,9 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
 
   for (char *const *p = drop; p && *p; p++)
     if (cap_value (*p, &v) < 0)
-      entitle_log_debug (ctx->log, "capability `%s` is unknown here: nothing to drop", *p);
+      entitle_outcome_note (out, ENTITLE_LOG_DEBUG, "capability `%s` is unknown here: nothing to drop", *p);
   caps = materialize (ctx, process);
-  for (i = 0; i < 5; i++)
+  for (i = 0; i < CAP_SET_COUNT; i++)
     {
       for (char *const *p = drop; p && *p; p++)
         drop_from (json_get (caps, entitle_cap_sets[i]), *p);
@@ -140,12 +140,15 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
         return entitle_make_error (err, EINVAL, "capability `%s` is unknown to this kernel", *p);
       if (!held_by_entitle (ctx, v))
         {
-          entitle_log_warning (ctx->log, "capability `%s` is not in entitle's bounding set: left out", *p);
+          entitle_outcome_note (out, ENTITLE_LOG_WARNING, "capability `%s` is not in entitle's bounding set: left out", *p);
           continue;
         }
-      for (i = 0; i < 5; i++)
+      for (i = 0; i < CAP_SET_COUNT; i++)
         {
-          if ((i == 2 || i == 4) && entitle_caps_runs_as_root (process))
+          /* root gets its capabilities back from the bounding set at each
+             execve; inheritable and ambient would only carry them on to
+             programs run as another user, so they stay as given.  */
+          if ((i == CAP_SET_INHERITABLE || i == CAP_SET_AMBIENT) && entitle_caps_runs_as_root (process))
             continue;
           add_to (json_get_or_add (caps, entitle_cap_sets[i], JSON_ARRAY), *p);
         }

@@ -12,7 +12,7 @@
 #include "namespaces.h"
 #include "paths.h"
 #include "resolve.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "utils.h"
 
 /* The union of what the rows of a set do.  */
@@ -114,22 +114,19 @@ removes (const struct effects *e, const char *cap)
 
 /* Restrictions that need a mechanism this host lacks (cgroup BPF is
    checked where it is enforced: by entitle-hook at createRuntime).  */
-static int
-check_enforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, entitle_error_t *err)
+static void
+note_unenforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, struct entitle_outcome_s *out)
 {
   size_t i;
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *r = set->items[i].entry;
-      const char *missing = (r->fx & FX_LANDLOCK) && !entitle_landlock_available (ctx) ? "Landlock, which this kernel lacks" : NULL;
-      if (missing == NULL)
+      char what[128];
+      if ((r->fx & FX_LANDLOCK) == 0 || entitle_landlock_available (ctx))
         continue;
-      if (!ctx->config->warn_unenforceable)
-        return entitle_make_error (err, ENOSYS, "entitlement `%s` cannot be enforced here: it needs %s",
-                                   r->name, missing);
-      entitle_log_warning (ctx->log, "entitlement `%s` is not enforced: it needs %s", r->name, missing);
+      snprintf (what, sizeof (what), "entitlement `%s`", r->name);
+      entitle_outcome_lack (out, what, "it needs Landlock, which this kernel lacks");
     }
-  return 0;
 }
 
 bool
@@ -152,11 +149,12 @@ entitle_selinux_enabled (struct entitle_ctx_s *ctx)
 }
 
 static int
-apply_process (struct entitle_ctx_s *ctx, json_t *process, const struct effects *e, entitle_error_t *err)
+apply_process (struct entitle_ctx_s *ctx, json_t *process, const struct effects *e, struct entitle_outcome_s *out,
+               entitle_error_t *err)
 {
   int ret;
 
-  ret = entitle_caps_apply (ctx, process, e->cap_add, e->cap_drop, e->cap_keep, err);
+  ret = entitle_caps_apply (ctx, process, e->cap_add, e->cap_drop, e->cap_keep, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (e->fx & FX_NNP)
@@ -172,12 +170,12 @@ apply_process (struct entitle_ctx_s *ctx, json_t *process, const struct effects 
 
 int
 entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struct entitle_set_s *set,
-                         entitle_error_t *err)
+                         struct entitle_outcome_s *out, entitle_error_t *err)
 {
   cleanup_effects struct effects e = { 0 };
 
   effects_of (set, &e);
-  return apply_process (ctx, process, &e, err);
+  return apply_process (ctx, process, &e, out, err);
 }
 
 /* A syscall gated on a capability taken away stays allowed only if another
@@ -224,7 +222,8 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
 }
 
 static int
-apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e, entitle_error_t *err)
+apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e, struct entitle_outcome_s *out,
+               entitle_error_t *err)
 {
   struct entitle_seccomp_plan_s plan = { 0 };
   cleanup_strv char **deny = NULL, **allow = NULL;
@@ -236,19 +235,20 @@ apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e,
   int ret;
 
   plan_seccomp (json_get (spec, "process"), e, &plan, &deny, &n_deny, &allow, &n_allow);
-  ret = entitle_seccomp_apply (ctx, spec, &plan, err);
+  ret = entitle_seccomp_apply (ctx, spec, &plan, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
   /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp.  */
   annotations = json_get (spec, "annotations");
   if (!json_equal (before, json_get (linux_, "seccomp")) && json_del (annotations, "run.oci.seccomp_bpf_data"))
-    entitle_log_warning (ctx->log, "removed annotation `run.oci.seccomp_bpf_data`: it would replace the seccomp profile entitle wrote");
+    entitle_outcome_note (out, ENTITLE_LOG_WARNING,
+                          "removed annotation `run.oci.seccomp_bpf_data`: it would replace the seccomp profile entitle wrote");
   return 0;
 }
 
 int
 entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
-                 entitle_error_t *err)
+                 struct entitle_outcome_s *out, entitle_error_t *err)
 {
   cleanup_effects struct effects e = { 0 };
   cleanup_free char *applied = NULL;
@@ -257,11 +257,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
 
   if (spec->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "config is not a JSON object");
-  ret = check_enforceable (ctx, set, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
+  note_unenforceable (ctx, set, out);
   effects_of (set, &e);
-  ret = apply_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), &e, err);
+  ret = apply_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), &e, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
   linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
@@ -270,7 +268,7 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   if (UNLIKELY (ret < 0))
     return ret;
   entitle_devices_apply (linux_, e.fx);
-  ret = apply_seccomp (ctx, spec, &e, err);
+  ret = apply_seccomp (ctx, spec, &e, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_add_hooks (ctx, spec, set, err);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <limits.h>
 #include <string.h>
 #include "catalogue.h"
 #include "hooks.h"
@@ -48,6 +49,13 @@ hook_args (struct entitle_ctx_s *ctx, const char *stage)
   /* "" is no admin config (ENTITLE_CONFIG=), for the hook as for the shim.  */
   json_push (args, json_new_string ("--config"));
   json_push (args, json_new_string (entitle_config_arg (ctx->config)));
+  /* The set the hook enforces is the one create applied, profile
+     included (DESIGN §7).  */
+  if (ctx->config->profile)
+    {
+      json_push (args, json_new_string ("--profile"));
+      json_push (args, json_new_string (ctx->config->profile->name));
+    }
   /* crun keeps a hook's stderr to itself: the runtime's log file is where
      the engine looks.  */
   if (ctx->log && ctx->log->path)
@@ -73,7 +81,9 @@ add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
       hook = json_new (JSON_OBJECT);
       json_push (list, hook);
     }
-  json_set (hook, "path", json_new_string (entitle_config_hook (ctx->config)));
+  char buf[PATH_MAX];
+
+  json_set (hook, "path", json_new_string (entitle_config_hook (ctx->config, buf, sizeof (buf))));
   json_set (hook, "args", hook_args (ctx, stage));
 }
 

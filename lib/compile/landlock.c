@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,18 +91,17 @@ static bool
 ports_of (const struct entitle_request_s *req, unsigned *lo, unsigned *hi)
 {
   unsigned policy = req->entry->policy;
-  struct entitle_cidr_s c;
-  unsigned short a, b;
 
-  if ((policy & POL_EGRESS) && req->value && entitle_parse_egress (req->value, &c))
-    a = c.lo, b = c.hi;
-  else if ((policy & POL_BIND) && req->value && entitle_parse_ports (req->value, &a, &b))
-    ;
-  else if ((policy & POL_BIND_MAP) && req->value && entitle_parse_port_map (req->value, &a, &b))
-    b = a;
+  if (req->value == NULL)
+    return false;
+  if (policy & POL_EGRESS)
+    *lo = req->v.cidr.lo, *hi = req->v.cidr.hi;
+  else if (policy & POL_BIND)
+    *lo = req->v.ports.lo, *hi = req->v.ports.hi;
+  else if (policy & POL_BIND_MAP)
+    *lo = *hi = req->v.ports.lo;
   else
     return false;
-  *lo = a, *hi = b;
   return true;
 }
 
@@ -253,8 +253,8 @@ static int
 mount_helper (json_t *spec, const char *name, entitle_error_t *err)
 {
   json_t *mounts = json_get_or_add (spec, "mounts", JSON_ARRAY), *m, *options;
-  cleanup_free char *helper = NULL;
   const char *dev_type = NULL;
+  char buf[PATH_MAX];
   size_t i = 0;
 
   while (i < mounts->n)
@@ -270,11 +270,10 @@ mount_helper (json_t *spec, const char *name, entitle_error_t *err)
   if (dev_type == NULL || strcmp (dev_type, "tmpfs") != 0)
     return entitle_make_error (err, EINVAL, "entitlement `%s`: its helper is mounted at `%s`, and the config's /dev is not a tmpfs of the container",
                                name, ENTITLE_INIT_DEST);
-  helper = entitle_landlock_helper ();
   m = json_new (JSON_OBJECT);
   json_set (m, "destination", json_new_string (ENTITLE_INIT_DEST));
   json_set (m, "type", json_new_string ("bind"));
-  json_set (m, "source", json_new_string (helper));
+  json_set (m, "source", json_new_string (entitle_config_init (buf, sizeof (buf))));
   options = json_new (JSON_ARRAY);
   json_push (options, json_new_string ("bind"));
   json_push (options, json_new_string ("ro"));
@@ -304,16 +303,4 @@ entitle_landlock_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct en
     return ret;
   entitle_landlock_wrap (process, set);
   return 0;
-}
-
-char *
-entitle_landlock_helper (void)
-{
-  const char *env = getenv ("ENTITLE_INIT");
-  char *path;
-
-  if (env && *env)
-    return strdup (env);
-  path = entitle_build_tree_file ("init/entitle-init");
-  return path ? path : strdup (PKGLIBEXECDIR "/entitle-init");
 }

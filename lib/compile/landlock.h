@@ -65,10 +65,4 @@ void entitle_landlock_wrap (json_t *process, const struct entitle_set_s *set);
 int entitle_landlock_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
                             entitle_error_t *err);
 
-/**
- * The helper on this host: $ENTITLE_INIT, else the build tree's when the
- * running program is in one, else the installed one (malloc'd).
- */
-char *entitle_landlock_helper (void);
-
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
+#include "rewrite.h"
 #include "resolve.h"
 #include "trust.h"
 #include "utils.h"
@@ -12,20 +13,20 @@
    to apply profile"; an SELinux label without SELinux is refused), and
    confines nothing: a rewritten config does not keep one.  */
 static void
-drop_unusable_labels (struct entitle_ctx_s *ctx, json_t *spec)
+drop_unusable_labels (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_outcome_s *out)
 {
   json_t *process = json_get (spec, "process");
 
   if (json_get (process, "apparmorProfile") && !entitle_apparmor_enabled (ctx))
     {
-      entitle_log_warning (ctx->log, "removed process.apparmorProfile `%s`: this host does not run AppArmor",
-                           json_string (json_get (process, "apparmorProfile")));
+      entitle_outcome_note (out, ENTITLE_LOG_WARNING, "removed process.apparmorProfile `%s`: this host does not run AppArmor",
+                            json_string (json_get (process, "apparmorProfile")));
       json_del (process, "apparmorProfile");
     }
   if (json_get (process, "selinuxLabel") && !entitle_selinux_enabled (ctx))
     {
-      entitle_log_warning (ctx->log, "removed process.selinuxLabel `%s`: this host does not run SELinux",
-                           json_string (json_get (process, "selinuxLabel")));
+      entitle_outcome_note (out, ENTITLE_LOG_WARNING, "removed process.selinuxLabel `%s`: this host does not run SELinux",
+                            json_string (json_get (process, "selinuxLabel")));
       json_del (process, "selinuxLabel");
     }
 }
@@ -34,6 +35,7 @@ int
 entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *final, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s requested = { 0 };
+  cleanup_outcome struct entitle_outcome_s out = { 0 };
   int ret;
 
   /* What was recorded in io.entitle.applied is never read: a bundle
@@ -50,9 +52,12 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *
   ret = entitle_check_grants (ctx, spec, &requested, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = entitle_compile (ctx, spec, final, err);
+  ret = entitle_compile (ctx, spec, final, &out, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  drop_unusable_labels (ctx, spec);
+  drop_unusable_labels (ctx, spec, &out);
+  ret = entitle_outcome_settle (ctx->config, ctx->log, &out, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   return 1;
 }

@@ -6,7 +6,8 @@
 #include <string.h>
 #include "catalogue.h"
 #include "caps.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 /* The profile entitle writes when a restriction needs one and the engine
@@ -138,6 +139,14 @@ gate (const json_t *process, const char *name)
   return r;
 }
 
+/* Syscall numbers are below this on every architecture entitle knows (the
+   largest, x86_64's and aarch64's, are in the 400s): the numbers asked of
+   libseccomp for each.  */
+#define MAX_SYSCALL_NR 1024
+/* x32 numbers carry this bit (the kernel's __X32_SYSCALL_BIT, which only
+   x86's headers define); libseccomp resolves them with it set.  */
+#define X32_SYSCALL_BIT 0x40000000
+
 /* Every syscall libseccomp knows for the host's architectures, sorted and
    unique.  Resolving numbers is the costly part of a profile: it is done
    once per call and kept in the context.  */
@@ -145,7 +154,8 @@ static char **
 host_syscalls (struct entitle_ctx_s *ctx)
 {
   const char *const *a = entitle_seccomp_host_archs ();
-  size_t n = 0, cap = 2048;
+  /* Room for every number of the (at most three) architectures.  */
+  size_t n = 0, cap = 3 * MAX_SYSCALL_NR;
   char **names;
 
   if (ctx->syscall_names)
@@ -155,9 +165,8 @@ host_syscalls (struct entitle_ctx_s *ctx)
     {
       /* An architecture entitle has no map for: its native names only.  */
       uint32_t token = a ? arch_token (*a) : seccomp_arch_native ();
-      /* x32 numbers carry a high bit; libseccomp resolves them unmasked.  */
-      int base = token == SCMP_ARCH_X32 ? 0x40000000 : 0, nr;
-      for (nr = 0; token && nr < 1024 && n + 1 < cap; nr++)
+      int base = token == SCMP_ARCH_X32 ? X32_SYSCALL_BIT : 0, nr;
+      for (nr = 0; token && nr < MAX_SYSCALL_NR && n + 1 < cap; nr++)
         {
           char *name = seccomp_syscall_resolve_num_arch (token, base + nr);
           if (name)

@@ -7,7 +7,7 @@
 #include "compile.h"
 #include "devices.h"
 #include "resolve.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "trust.h"
 #include "utils.h"
 
@@ -45,7 +45,7 @@ caps_widen (const json_t *before, const json_t *after)
            && (nonempty (json_get (ca, "ambient")) || nonempty (json_get (ca, "inheritable")));
   if (ca == NULL)
     return true;
-  for (i = 0; i < 5; i++)
+  for (i = 0; i < CAP_SET_COUNT; i++)
     if (!subset (json_get (ca, entitle_cap_sets[i]), json_get (cb, entitle_cap_sets[i])))
       return true;
   return false;
@@ -295,28 +295,21 @@ trust_view (const json_t *spec)
 }
 
 /* Would @req alone widen @spec (a config, or with @process_only a
-   process)?  Judged on what the entitlement would do, not whether it can
-   be done, and quietly: the context keeps what it memoized.  */
+   process)?  Judged on what the entitlement would do, not on whether this
+   host can do it: the compile notes what it lacks, and that is dropped
+   here.  */
 static int
 widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
               const struct entitle_request_s *req, bool *widens, entitle_error_t *err)
 {
   cleanup_json json_t *view = trust_view (spec), *copy = json_clone (view);
   struct entitle_set_s one = { (struct entitle_request_s *)req, 1 };
-  struct entitle_config_s quiet = *ctx->config;
-  const struct entitle_config_s *config = ctx->config;
-  const struct entitle_log_s *log = ctx->log;
   int ret;
 
-  quiet.warn_unenforceable = true;
-  ctx->config = &quiet;
-  ctx->log = NULL;
   if (process_only)
-    ret = entitle_compile_process (ctx, json_get_or_add (copy, "process", JSON_OBJECT), &one, err);
+    ret = entitle_compile_process (ctx, json_get_or_add (copy, "process", JSON_OBJECT), &one, NULL, err);
   else
-    ret = entitle_compile (ctx, copy, &one, err);
-  ctx->config = config;
-  ctx->log = log;
+    ret = entitle_compile (ctx, copy, &one, NULL, err);
   if (UNLIKELY (ret < 0))
     return ret;
   *widens = entitle_widens (view, copy);

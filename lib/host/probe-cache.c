@@ -5,24 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "admin-config.h"
 #include "file.h"
-#include "probe.h"
+#include "probe-cache.h"
 #include "utils.h"
-
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-
-int
-entitle_probe_landlock_abi (void)
-{
-  long abi = syscall (__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-  return abi > 0 ? (int)abi : 0;
-}
 
 /* The probe of this boot, kept in state_dir: probing loads and attaches
    programs (milliseconds), asking the cache reads one small file.  The

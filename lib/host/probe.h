@@ -49,15 +49,6 @@ char *entitle_probe_to_json (const struct entitle_probe_s *p);
 int entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_error_t *err);
 
 /**
- * The probe of this boot kept in @state_dir (NULL: the default), if there
- * is one of this format: 0, else -1.
- */
-int entitle_probe_cached (const char *state_dir, struct entitle_probe_s *probe);
-
-/** Keep @probe_json (entitle_probe_to_json) as the probe of this boot.  */
-void entitle_probe_cache (const char *state_dir, const char *probe_json);
-
-/**
  * Why this host cannot run the cgroup programs of @needed (ATTACH_BIT
  * mask), as a short reason into @why; returns the mask of those it
  * lacks (0: it runs them all).

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,10 +21,14 @@ entitle_config_path (void)
   return p ? p : ENTITLE_CONFIG_FILE;
 }
 
-char *
-entitle_build_tree_file (const char *rel)
+/* In a build tree the programs are shim/entitle, shim/entitle-full and
+   oci-hooks/entitle-hook: when the running program is in @here (a
+   directory of the tree), the program @there (relative to the tree's top)
+   into @buf, if it is there; else NULL.  */
+static const char *
+build_tree_program (const char *here, const char *there, char *buf, size_t len)
 {
-  char self[PATH_MAX], *slash, *path;
+  char self[PATH_MAX], *slash;
   ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
 
   if (n <= 0)
@@ -34,28 +39,12 @@ entitle_build_tree_file (const char *rel)
     return NULL;
   *slash = '\0';
   slash = strrchr (self, '/');
-  if (slash == NULL || strcmp (slash + 1, "shim") != 0)
+  if (slash == NULL || strcmp (slash + 1, here) != 0)
     return NULL;
   *slash = '\0';
-  if (asprintf (&path, "%s/%s", self, rel) < 0)
-    abort ();
-  if (access (path, X_OK) == 0)
-    return path;
-  free (path);
-  return NULL;
-}
-
-/* The build tree's hook, asked once.  */
-static const char *
-build_tree_hook (void)
-{
-  static char *path;
-  static int done;
-
-  if (!done)
-    path = entitle_build_tree_file ("oci-hooks/entitle-hook");
-  done = 1;
-  return path;
+  if ((size_t)snprintf (buf, len, "%s/%s", self, there) >= len || access (buf, X_OK) < 0)
+    return NULL;
+  return buf;
 }
 
 #define DEFAULT_STATE_DIR "/run/entitle"
@@ -70,15 +59,32 @@ entitle_state_path (const char *state_dir, const char *name)
 }
 
 const char *
-entitle_config_hook (const struct entitle_config_s *cfg)
+entitle_config_hook (const struct entitle_config_s *cfg, char *buf, size_t len)
 {
   const char *p = getenv ("ENTITLE_HOOK");
   if (p && *p)
     return p;
   if (cfg->hook)
     return cfg->hook;
-  p = build_tree_hook ();
+  p = build_tree_program ("shim", "oci-hooks/entitle-hook", buf, len);
   return p ? p : PKGLIBEXECDIR "/entitle-hook";
+}
+
+const char *
+entitle_config_init (char *buf, size_t len)
+{
+  const char *p = getenv ("ENTITLE_INIT");
+  if (p && *p)
+    return p;
+  p = build_tree_program ("shim", "init/entitle-init", buf, len);
+  return p ? p : PKGLIBEXECDIR "/entitle-init";
+}
+
+const char *
+entitle_config_full (char *buf, size_t len)
+{
+  const char *p = build_tree_program ("oci-hooks", "shim/entitle-full", buf, len);
+  return p ? p : PKGLIBEXECDIR "/entitle-full";
 }
 
 const char *
@@ -126,14 +132,23 @@ empty_list (void)
   return l;
 }
 
+static char *
+xstrdup (const char *s)
+{
+  char *d = strdup (s);
+  if (d == NULL)
+    abort ();
+  return d;
+}
+
 static int
-get_list (const json_t *v, const char *key, char ***out, const char *path, entitle_error_t *err)
+list_of (const json_t *v, const char *what, char ***out, const char *path, entitle_error_t *err)
 {
   size_t i;
   char **l;
 
   if (v->type != JSON_ARRAY)
-    return entitle_make_error (err, EINVAL, "`%s`: `%s` must be an array of strings", path, key);
+    return entitle_make_error (err, EINVAL, "`%s`: %s must be an array of strings", path, what);
   l = calloc (v->n + 1, sizeof (char *));
   if (l == NULL)
     abort ();
@@ -142,31 +157,90 @@ get_list (const json_t *v, const char *key, char ***out, const char *path, entit
       if (v->items[i]->type != JSON_STRING)
         {
           cleanup_strvp (&l);
-          return entitle_make_error (err, EINVAL, "`%s`: `%s` must be an array of strings", path, key);
+          return entitle_make_error (err, EINVAL, "`%s`: %s must be an array of strings", path, what);
         }
-      l[i] = strdup (v->items[i]->text);
+      l[i] = xstrdup (v->items[i]->text);
     }
   cleanup_strvp (out);
   *out = l;
   return 0;
 }
 
-static int
-get_string (const json_t *v, const char *key, char **out, const char *path, entitle_error_t *err)
+/* The keys of the file: each is one of these kinds, at an offset in the
+   struct.  */
+enum key_kind
 {
-  if (v->type != JSON_STRING || v->len == 0)
-    return entitle_make_error (err, EINVAL, "`%s`: `%s` must be a non-empty string", path, key);
-  free (*out);
-  *out = strdup (v->text);
-  return 0;
+  KEY_STRING,
+  KEY_LIST,
+  KEY_BOOL,
+  KEY_ACTION,   /* on_unenforceable: "refuse" or "warn" */
+  KEY_PROFILES, /* {"NAME": [ENT...]} */
+};
+
+static const struct
+{
+  const char *name;
+  enum key_kind kind;
+  size_t offset;
+} keys[] = {
+  { "defaults", KEY_LIST, offsetof (struct entitle_config_s, defaults) },
+  { "grant", KEY_LIST, offsetof (struct entitle_config_s, grant) },
+  { "hook", KEY_STRING, offsetof (struct entitle_config_s, hook) },
+  { "lock", KEY_BOOL, offsetof (struct entitle_config_s, lock) },
+  { "on_unenforceable", KEY_ACTION, offsetof (struct entitle_config_s, warn_unenforceable) },
+  { "profiles", KEY_PROFILES, 0 },
+  { "require", KEY_LIST, offsetof (struct entitle_config_s, require) },
+  { "runtime", KEY_STRING, offsetof (struct entitle_config_s, runtime) },
+  { "state_dir", KEY_STRING, offsetof (struct entitle_config_s, state_dir) },
+};
+
+/* A profile is named as entitle-NAME is, and never as entitle's own
+   programs are (entitle-full, entitle-hook, entitle-init).  */
+static bool
+valid_profile_name (const char *s)
+{
+  static const char *const reserved[] = { "full", "hook", "init" };
+  char prev = '-';
+  size_t i;
+
+  for (i = 0; i < sizeof (reserved) / sizeof (reserved[0]); i++)
+    if (strcmp (s, reserved[i]) == 0)
+      return false;
+  for (; *s; prev = *s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || (*s == '-' && prev != '-')))
+      return false;
+  return prev != '-';
 }
 
 static int
-get_bool (const json_t *v, const char *key, bool *out, const char *path, entitle_error_t *err)
+get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *err)
 {
-  if (v->type != JSON_TRUE && v->type != JSON_FALSE)
-    return entitle_make_error (err, EINVAL, "`%s`: `%s` must be true or false", path, key);
-  *out = v->type == JSON_TRUE;
+  size_t i;
+
+  if (v->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "`%s`: `profiles` must be an object of lists", cfg->path);
+  entitle_config_free_profiles (cfg);
+  cfg->profiles = calloc (v->n + 1, sizeof (*cfg->profiles));
+  if (cfg->profiles == NULL)
+    abort ();
+  for (i = 0; i < v->n; i++)
+    {
+      struct entitle_profile_s *p = &cfg->profiles[i];
+      char what[300];
+      int ret;
+
+      if (!valid_profile_name (v->keys[i]))
+        return entitle_make_error (err, EINVAL,
+                                   "`%s`: profile name `%s` must be lowercase letters, digits and single "
+                                   "dashes, and not `full`, `hook` or `init`",
+                                   cfg->path, v->keys[i]);
+      snprintf (what, sizeof (what), "profile `%.256s`", v->keys[i]);
+      ret = list_of (v->items[i], what, &p->entitlements, cfg->path, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      p->name = xstrdup (v->keys[i]);
+      cfg->n_profiles++;
+    }
   return 0;
 }
 
@@ -174,31 +248,44 @@ static int
 set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle_error_t *err)
 {
   const char *path = cfg->path;
+  size_t i;
 
-  if (strcmp (key, "runtime") == 0)
-    return get_string (v, key, &cfg->runtime, path, err);
-  if (strcmp (key, "defaults") == 0)
-    return get_list (v, key, &cfg->defaults, path, err);
-  if (strcmp (key, "grant") == 0)
-    return get_list (v, key, &cfg->grant, path, err);
-  if (strcmp (key, "require") == 0)
-    return get_list (v, key, &cfg->require, path, err);
-  if (strcmp (key, "lock") == 0)
-    return get_bool (v, key, &cfg->lock, path, err);
-  if (strcmp (key, "state_dir") == 0)
-    return get_string (v, key, &cfg->state_dir, path, err);
-  if (strcmp (key, "hook") == 0)
-    return get_string (v, key, &cfg->hook, path, err);
-  if (strcmp (key, "on_unenforceable") == 0)
-    {
-      const char *s = json_string (v);
-      if (s == NULL || (strcmp (s, "refuse") != 0 && strcmp (s, "warn") != 0))
-        return entitle_make_error (err, EINVAL, "`%s`: `on_unenforceable` must be \"refuse\" or \"warn\"", path);
-      cfg->warn_unenforceable = strcmp (s, "warn") == 0;
-      return 0;
-    }
+  for (i = 0; i < sizeof (keys) / sizeof (keys[0]) && strcmp (keys[i].name, key) != 0; i++)
+    ;
   /* Fail closed: a misspelt "requrie" must not silently drop a floor.  */
-  return entitle_make_error (err, EINVAL, "`%s`: unknown key `%s`", path, key);
+  if (i == sizeof (keys) / sizeof (keys[0]))
+    return entitle_make_error (err, EINVAL, "`%s`: unknown key `%s`", path, key);
+  void *field = (char *)cfg + keys[i].offset;
+  switch (keys[i].kind)
+    {
+    case KEY_STRING:
+      if (v->type != JSON_STRING || v->len == 0)
+        return entitle_make_error (err, EINVAL, "`%s`: `%s` must be a non-empty string", path, key);
+      free (*(char **)field);
+      *(char **)field = xstrdup (v->text);
+      return 0;
+    case KEY_LIST:
+      {
+        char what[64];
+        snprintf (what, sizeof (what), "`%s`", key);
+        return list_of (v, what, (char ***)field, path, err);
+      }
+    case KEY_BOOL:
+    case KEY_ACTION:
+      {
+        const char *s = json_string (v);
+        bool action = keys[i].kind == KEY_ACTION;
+        if (action ? s == NULL || (strcmp (s, "refuse") != 0 && strcmp (s, "warn") != 0)
+                   : v->type != JSON_TRUE && v->type != JSON_FALSE)
+          return entitle_make_error (err, EINVAL, "`%s`: `%s` must be %s", path, key,
+                                     action ? "\"refuse\" or \"warn\"" : "true or false");
+        *(bool *)field = action ? strcmp (s, "warn") == 0 : v->type == JSON_TRUE;
+        return 0;
+      }
+    case KEY_PROFILES:
+      return get_profiles (cfg, v, err);
+    }
+  abort ();
 }
 
 int
@@ -210,7 +297,7 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
   int ret;
 
   free (cfg->path);
-  cfg->path = strdup (path);
+  cfg->path = xstrdup (path);
   if (cfg->defaults == NULL)
     cfg->defaults = empty_list ();
   if (cfg->grant == NULL)
@@ -239,7 +326,7 @@ entitle_config_reset (struct entitle_config_s *cfg)
 
   cfg->path = NULL;
   entitle_config_free (cfg);
-  cfg->path = path ? path : strdup ("");
+  cfg->path = path ? path : xstrdup ("");
   cfg->defaults = empty_list ();
   cfg->grant = empty_list ();
   cfg->require = empty_list ();
@@ -260,7 +347,7 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
     path = env, by = "ENTITLE_CONFIG";
   else
     path = ENTITLE_CONFIG_FILE, by = NULL;
-  cfg->path = strdup (path);
+  cfg->path = xstrdup (path);
   entitle_config_reset (cfg);
   if (file && *file == '\0')
     return entitle_make_error (err, EINVAL, "`--entitle-config` needs a file name");
@@ -297,9 +384,64 @@ entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
   return entitle_config_load_file (cfg, NULL, err);
 }
 
+int
+entitle_config_open (struct entitle_config_s *cfg, const char *file, const char *profile, entitle_error_t *err)
+{
+  int ret = entitle_config_load_file (cfg, file, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  return entitle_config_select_profile (cfg, profile, err);
+}
+
+void
+entitle_config_free_profiles (struct entitle_config_s *cfg)
+{
+  size_t i;
+  for (i = 0; i < cfg->n_profiles; i++)
+    {
+      free (cfg->profiles[i].name);
+      cleanup_strvp (&cfg->profiles[i].entitlements);
+    }
+  free (cfg->profiles);
+  cfg->profiles = NULL;
+  cfg->n_profiles = 0;
+  cfg->profile = NULL;
+}
+
+int
+entitle_config_select_profile (struct entitle_config_s *cfg, const char *name, entitle_error_t *err)
+{
+  cleanup_free char *names = NULL;
+  size_t i, len = 1;
+
+  cfg->profile = NULL;
+  if (name == NULL)
+    return 0;
+  for (i = 0; i < cfg->n_profiles; i++)
+    if (strcmp (cfg->profiles[i].name, name) == 0)
+      {
+        cfg->profile = &cfg->profiles[i];
+        return 0;
+      }
+  for (i = 0; i < cfg->n_profiles; i++)
+    len += strlen (cfg->profiles[i].name) + 4;
+  names = calloc (1, len);
+  if (names == NULL)
+    abort ();
+  for (i = 0; i < cfg->n_profiles; i++)
+    {
+      strcat (names, i ? ", `" : "`");
+      strcat (names, cfg->profiles[i].name);
+      strcat (names, "`");
+    }
+  return entitle_make_error (err, EINVAL, "unknown profile `%.256s`: %s defines %s", name,
+                             cfg->present ? cfg->path : "no admin config, which", cfg->n_profiles ? names : "none");
+}
+
 void
 entitle_config_free (struct entitle_config_s *cfg)
 {
+  entitle_config_free_profiles (cfg);
   free (cfg->path);
   free (cfg->runtime);
   free (cfg->state_dir);

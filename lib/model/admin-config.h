@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include "error.h"
 
+/* A named set of entitlements the admin gives to every container of the
+   runtime entitle runs as (entitle-NAME, or --entitle-profile=NAME): the
+   RuntimeClass way (DESIGN §7).  */
+struct entitle_profile_s
+{
+  char *name;
+  char **entitlements; /**< NULL-terminated */
+};
+
 /* The admin's configuration (DESIGN §2, §7): the file named by
    --entitle-config, else by $ENTITLE_CONFIG, else /etc/entitle/entitle.json.  */
 struct entitle_config_s
@@ -21,21 +30,30 @@ struct entitle_config_s
   bool lock;
   char *state_dir;
   char *hook; /**< entitle-hook, or NULL for the built-in path */
+  struct entitle_profile_s *profiles;
+  size_t n_profiles;
+  const struct entitle_profile_s *profile; /**< the one this call runs under, or NULL */
 };
 
 /** @name ("probe.json", "cgroups") in the state directory @state_dir
     (NULL: the default, /run/entitle); malloc'd.  */
 char *entitle_state_path (const char *state_dir, const char *name);
 
-/** The build tree's @rel ("oci-hooks/entitle-hook"), executable, when the
-    running program is in one (shim/entitle-full or shim/entitle beside the
-    other directories); malloc'd, else NULL.  */
-char *entitle_build_tree_file (const char *rel);
-
 /** The entitle-hook binary: $ENTITLE_HOOK, else the config's `hook`, else
     the build tree's when the running program is in one (shim/entitle-full
-    next to oci-hooks/entitle-hook), else the installed one.  */
-const char *entitle_config_hook (const struct entitle_config_s *cfg);
+    next to oci-hooks/entitle-hook), else the installed one.  The path may
+    be built in @buf (PATH_MAX).  */
+const char *entitle_config_hook (const struct entitle_config_s *cfg, char *buf, size_t len);
+
+/** entitle-init, the in-container helper that create bind-mounts into
+    containers (entitle-init(8)): $ENTITLE_INIT, else the build tree's when
+    the running program is in one, else the installed one.  The path may be
+    built in @buf (PATH_MAX).  */
+const char *entitle_config_init (char *buf, size_t len);
+
+/** entitle-full, for entitle-hook: the build tree's when the hook runs
+    from one, else the installed one; the path may be built in @buf.  */
+const char *entitle_config_full (char *buf, size_t len);
 
 /** The `--config` value that makes entitle-hook load the config @cfg was
     loaded from: its path, or "" (no admin config) when there was none.  */
@@ -56,12 +74,21 @@ const char *entitle_config_name (const struct entitle_config_s *cfg);
    is passed through untouched unless the admin sets a policy.  */
 #define ENTITLE_MARK "io.entitle."
 
-/** Does the admin set defaults or a floor, which apply to every container?  */
+/** Does the admin set defaults or a floor (a profile is one), which apply
+    to every container?  */
 static inline bool
 entitle_config_sets_policy (const struct entitle_config_s *cfg)
 {
-  return cfg->defaults[0] || cfg->require[0];
+  return cfg->defaults[0] || cfg->require[0] || (cfg->profile && cfg->profile->entitlements[0]);
 }
+
+/**
+ * Run under the profile @name (NULL: none).  An unknown name is an error
+ * naming the profiles @cfg defines.
+ */
+int entitle_config_select_profile (struct entitle_config_s *cfg, const char *name, entitle_error_t *err);
+
+void entitle_config_free_profiles (struct entitle_config_s *cfg);
 
 /** The config path from the environment: $ENTITLE_CONFIG when set ("":
     no admin config), else the built-in default. */
@@ -77,6 +104,14 @@ const char *entitle_config_path (void);
  * afterwards (with no admin config when loading failed).
  */
 int entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err);
+
+/**
+ * entitle_config_load_file, then run under @profile (NULL: none).  On
+ * error @cfg is still a valid config: without the admin's when the file
+ * failed, without a profile when the profile is unknown.
+ */
+int entitle_config_open (struct entitle_config_s *cfg, const char *file, const char *profile,
+                         entitle_error_t *err);
 
 /** entitle_config_load_file without a flag.  */
 int entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "entitlements.h"
-#include "values.h"
 #include "utils.h"
 
 /* A value is one token without commas or whitespace: CIDRs, ports, paths.  */
@@ -70,7 +69,6 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
   const char *eq = memchr (s, '=', len);
   size_t nlen = eq ? (size_t)(eq - s) : len;
   const struct entitle_entry_s *e;
-  const char *form;
 
   if (len > MAX_ENTITLEMENT_LEN)
     return entitle_make_error (err, EINVAL, "entitlement `%.64s...` is longer than %d bytes", s,
@@ -92,14 +90,20 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
       cleanup_free char *p = printable (s, len);
       return entitle_make_error (err, EINVAL, "malformed value in entitlement `%s`", p);
     }
+  memset (out, 0, sizeof (*out));
   out->entry = e;
-  out->value = eq ? strndup (eq + 1, len - nlen - 1) : NULL;
-  if (out->value && (form = entitle_value_check (e->name, out->value)))
+  if (eq == NULL)
+    return 0;
+  out->value = strndup (eq + 1, len - nlen - 1);
+  if (out->value == NULL)
+    abort ();
+  if (!e->value->parse (out->value, &out->v))
     {
+      const struct entitle_value_kind_s *k = e->value;
       cleanup_free char *p = printable (s, len);
-      free (out->value);
-      out->value = NULL;
-      return entitle_make_error (err, EINVAL, "malformed value in entitlement `%s`: expected %s=%s", p, e->name, form);
+      free (get_and_reset (&out->value));
+      return entitle_make_error (err, EINVAL, "malformed value in entitlement `%s`: expected %s=%s%s%s%s", p, e->name,
+                                 k->form, k->hint ? " (" : "", k->hint ? k->hint : "", k->hint ? ")" : "");
     }
   return 0;
 }
@@ -127,8 +131,10 @@ entitle_set_add (struct entitle_set_s *set, const struct entitle_request_s *req)
   if (items == NULL)
     abort ();
   memmove (&items[i + 1], &items[i], (set->n - i) * sizeof (*items));
-  items[i].entry = req->entry;
+  items[i] = *req;
   items[i].value = req->value ? strdup (req->value) : NULL;
+  if (req->value && items[i].value == NULL)
+    abort ();
   set->items = items;
   set->n++;
 }

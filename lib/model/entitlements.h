@@ -7,11 +7,13 @@
 #include "catalogue.h"
 #include "error.h"
 
-/* One entitlement as written: a catalogue row and its value.  */
+/* One entitlement as written: a catalogue row and its value, parsed once
+   by the row's value kind.  */
 struct entitle_request_s
 {
   const struct entitle_entry_s *entry;
-  char *value; /**< after the first `=`, or NULL */
+  char *value;             /**< after the first `=`, as written, or NULL */
+  union entitle_value_u v; /**< the value parsed (entry->value's kind); zero without one */
 };
 
 /* A set of entitlements, kept sorted by name then value.  */

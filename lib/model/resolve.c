@@ -4,25 +4,45 @@
 #include <stdio.h>
 #include <string.h>
 #include "resolve.h"
-#include "values.h"
 #include "utils.h"
 
 static const enum entitle_domain ladders[] = { DOMAIN_NETWORK, DOMAIN_SECURITY, DOMAIN_DEVICES,
                                                DOMAIN_PROCESSES, DOMAIN_MODULES };
 
+/* The floor of a ladder: the narrower of the admin's `require` and the
+   profile's rung, with the words that name where it comes from.  */
+struct floors_s
+{
+  const struct entitle_set_s *require, *profile;
+  const char *require_source, *profile_source;
+};
+
+static const struct entitle_request_s *
+floor_rung (const struct floors_s *f, enum entitle_domain d, const char **source)
+{
+  const struct entitle_request_s *r = entitle_set_rung (f->require, d), *p = entitle_set_rung (f->profile, d);
+
+  *source = f->require_source;
+  if (p && (r == NULL || p->entry->rung < r->entry->rung))
+    {
+      *source = f->profile_source;
+      return p;
+    }
+  return r;
+}
+
 static int
-resolve_ladder (const struct entitle_config_s *cfg, enum entitle_domain d,
-                const struct entitle_set_s *req, const struct entitle_set_s *defs,
-                const struct entitle_set_s *reqd, struct entitle_set_s *final, entitle_error_t *err)
+resolve_ladder (enum entitle_domain d, const struct entitle_set_s *req, const struct entitle_set_s *defs,
+                const struct floors_s *floors, struct entitle_set_s *final, entitle_error_t *err)
 {
   const struct entitle_request_s *r = entitle_set_rung (req, d);
-  const struct entitle_request_s *floor = entitle_set_rung (reqd, d);
+  const char *source;
+  const struct entitle_request_s *floor = floor_rung (floors, d, &source);
   const struct entitle_request_s *def = entitle_set_rung (defs, d);
 
   if (r && floor && r->entry->rung > floor->entry->rung)
-    return entitle_make_error (err, EPERM,
-                               "entitlement \"%s\" requested by the container is wider than \"%s\" required by %s",
-                               r->entry->name, floor->entry->name, cfg->path);
+    return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container is wider than \"%s\" required by %s",
+                               r->entry->name, floor->entry->name, source);
   if (r == NULL)
     r = floor ? floor : def;
   if (r)
@@ -48,31 +68,30 @@ asks_for (const struct entitle_set_s *set, const struct entitle_entry_s *row)
 static bool
 floored (const struct entitle_set_s *reqd, const struct entitle_entry_s *row)
 {
-  return entitle_value_has_floor (row->name) && asks_for (reqd, row);
+  return row->value && row->value->covers && asks_for (reqd, row);
 }
 
 static int
-within_floor (const struct entitle_config_s *cfg, const struct entitle_set_s *reqd,
-              const struct entitle_request_s *q, entitle_error_t *err)
+within_floor (const char *source, const struct entitle_set_s *reqd, const struct entitle_request_s *q,
+              entitle_error_t *err)
 {
   cleanup_free char *asked = entitle_request_format (q), *floor = NULL;
   size_t i, n = 0;
 
   for (i = 0; i < reqd->n; i++)
-    if (reqd->items[i].entry == q->entry && entitle_value_covers (q->entry->name, reqd->items[i].value, q->value))
+    if (reqd->items[i].entry == q->entry && q->entry->value->covers (&reqd->items[i].v, &q->v))
       return 0;
   for (i = 0; i < reqd->n; i++)
     if (reqd->items[i].entry == q->entry && n++ == 0)
       floor = entitle_request_format (&reqd->items[i]);
   return entitle_make_error (err, EPERM,
                              "entitlement \"%s\" requested by the container is not within \"%s\"%s required by %s",
-                             asked, floor, n > 1 ? " nor the other rules" : "", cfg->path);
+                             asked, floor, n > 1 ? " nor the other rules" : "", source);
 }
 
 static int
-add_modifiers (const struct entitle_config_s *cfg, const struct entitle_set_s *req,
-               const struct entitle_set_s *defs, const struct entitle_set_s *reqd,
-               struct entitle_set_s *final, entitle_error_t *err)
+add_modifiers (const char *source, const struct entitle_set_s *req, const struct entitle_set_s *defs,
+               const struct entitle_set_s *reqd, struct entitle_set_s *final, entitle_error_t *err)
 {
   size_t i;
   int ret;
@@ -80,7 +99,7 @@ add_modifiers (const struct entitle_config_s *cfg, const struct entitle_set_s *r
   for (i = 0; i < req->n; i++)
     if (req->items[i].entry->rung == 0 && floored (reqd, req->items[i].entry))
       {
-        ret = within_floor (cfg, reqd, &req->items[i], err);
+        ret = within_floor (source, reqd, &req->items[i], err);
         if (UNLIKELY (ret < 0))
           return ret;
       }
@@ -116,26 +135,38 @@ int
 entitle_resolve (const struct entitle_config_s *cfg, const struct entitle_set_s *requested,
                  struct entitle_set_s *final, entitle_error_t *err)
 {
-  cleanup_entitle_set struct entitle_set_s defs = { 0 }, reqd = { 0 };
-  char source[4200];
+  cleanup_entitle_set struct entitle_set_s defs = { 0 }, reqd = { 0 }, prof = { 0 }, floors = { 0 };
+  char defaults_source[4200], require_list[4200], require_source[4200], profile_source[4400];
+  struct floors_s f = { &reqd, &prof, require_source, profile_source };
   size_t i;
   int ret;
 
-  snprintf (source, sizeof (source), "`defaults` of %s", cfg->path);
-  ret = entitle_parse_strv (cfg->defaults, source, &defs, err);
+  snprintf (defaults_source, sizeof (defaults_source), "`defaults` of %s", cfg->path);
+  snprintf (require_list, sizeof (require_list), "`require` of %s", cfg->path);
+  snprintf (require_source, sizeof (require_source), "%s", cfg->path);
+  snprintf (profile_source, sizeof (profile_source), "profile `%s` of %s", cfg->profile ? cfg->profile->name : "",
+            cfg->path);
+  ret = entitle_parse_strv (cfg->defaults, defaults_source, &defs, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  snprintf (source, sizeof (source), "`require` of %s", cfg->path);
-  ret = entitle_parse_strv (cfg->require, source, &reqd, err);
+  ret = entitle_parse_strv (cfg->require, require_list, &reqd, err);
+  if (ret == 0 && cfg->profile)
+    ret = entitle_parse_strv (cfg->profile->entitlements, profile_source, &prof, err);
   if (UNLIKELY (ret < 0))
     return ret;
   for (i = 0; i < sizeof (ladders) / sizeof (ladders[0]); i++)
     {
-      ret = resolve_ladder (cfg, ladders[i], requested, &defs, &reqd, final, err);
+      ret = resolve_ladder (ladders[i], requested, &defs, &f, final, err);
       if (UNLIKELY (ret < 0))
         return ret;
     }
-  ret = add_modifiers (cfg, requested, &defs, &reqd, final, err);
+  /* A profile's modifiers are floors as the admin's `require` are
+     (DESIGN §7): the two lists together.  */
+  for (i = 0; i < reqd.n; i++)
+    entitle_set_add (&floors, &reqd.items[i]);
+  for (i = 0; i < prof.n; i++)
+    entitle_set_add (&floors, &prof.items[i]);
+  ret = add_modifiers (cfg->profile ? profile_source : require_source, requested, &defs, &floors, final, err);
   if (UNLIKELY (ret < 0))
     return ret;
   return check_contradictions (final, err);

@@ -34,7 +34,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       return 0;
     }
   FUZZ_ASSERT (cfg.present && cfg.defaults && cfg.grant && cfg.require);
-  (void)entitle_config_hook (&cfg);
+  char buf[4096];
+  (void)entitle_config_hook (&cfg, buf, sizeof (buf));
 
   for (i = 0; i < sizeof (requests) / sizeof (requests[0]); i++)
     {

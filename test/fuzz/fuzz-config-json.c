@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include "compile.h"
+#include "rewrite.h"
 #include "context.h"
 #include "fuzz.h"
 #include "json.h"

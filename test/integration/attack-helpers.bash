@@ -30,20 +30,12 @@ CAP_NAMES=(CHOWN DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID KILL SETGID SETUID
 # attack_setup [ADDR...]: common_setup and a network namespace $NETNS
 # whose lo is up and holds the A, B, C addresses (v4 and v6) and ADDR....
 attack_setup() {
-  local a
   common_setup
   CAPTURES=()
   SERVERS=()
   declare -gA CAPTURE_PID=()
-  NETNS="entitle-atk-$$-$BATS_TEST_NUMBER"
-  ip netns add "$NETNS"
-  ip -n "$NETNS" link set lo up
-  for a in "$ADDR_A" "$ADDR_B" "$ADDR_C" "$@"; do
-    ip -n "$NETNS" addr add "$a/32" dev lo
-  done
-  for a in "$ADDR_A6" "$ADDR_B6" "$ADDR_C6"; do
-    ip -n "$NETNS" addr add "$a/128" dev lo nodad
-  done
+  make_netns "entitle-atk-$$-$BATS_TEST_NUMBER" "$ADDR_A" "$ADDR_B" "$ADDR_C" "$@" \
+    "$ADDR_A6" "$ADDR_B6" "$ADDR_C6"
 }
 
 # attack_teardown: stop the captures and servers this test started (by
@@ -55,22 +47,8 @@ attack_teardown() {
     wait "$pid" 2>/dev/null || true
   done
   common_teardown || rc=$?
-  [ -z "${NETNS:-}" ] || ip netns delete "$NETNS" 2>/dev/null || true
+  drop_netns
   return "$rc"
-}
-
-# join_netns DIR: the bundle's container joins $NETNS (by path).
-join_netns() {
-  edit_config "$1" '.linux.namespaces = ([.linux.namespaces[] | select(.type != "network")]
-      + [{type: "network", path: $p}])' --arg p "/var/run/netns/$NETNS"
-}
-
-# net_bundle DIR PROBE...: probe_bundle in $NETNS.
-net_bundle() {
-  local dir=$1
-  shift
-  probe_bundle "$dir" "$@"
-  join_netns "$dir"
 }
 
 # in_netns COMMAND...: COMMAND, run on the host in $NETNS (outside any

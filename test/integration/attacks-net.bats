@@ -187,7 +187,8 @@ attack() {
 # prints its port; the test's own client, outside the container (a host
 # process in $NETNS), tries it: CLIENT "tcp" connects to A:port (giving
 # up after 2 s), "udp" sends one datagram there; "tcp6" and "udp6" do the
-# same to A6.  Sets PORT, CLIENT_SAID
+# same to A6.  With CLIENT_FROM set, the client sends from that address
+# of $NETNS (its source).  Sets PORT, CLIENT_SAID
 # (the client's word) and SERVER_SAID (the server's verdict: accepted,
 # got or none).  A server that could not listen (its bind, listen or
 # sendto refused) prints the errno instead of a port: then PORT is empty,
@@ -206,11 +207,13 @@ bind_attack() {
     return 0
   fi
   PORT=$first
+  local from=()
+  [ -z "${CLIENT_FROM:-}" ] || from=(from "$CLIENT_FROM")
   case "$client" in
-    tcp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" connect "$ADDR_A" "$PORT" 2) || true ;;
-    udp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" sendto "$ADDR_A" "$PORT") || true ;;
-    tcp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" connect "$ADDR_A6" "$PORT" 2) || true ;;
-    udp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" sendto "$ADDR_A6" "$PORT") || true ;;
+    tcp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" connect "$ADDR_A" "$PORT" 2) || true ;;
+    udp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" sendto "$ADDR_A" "$PORT") || true ;;
+    tcp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" connect "$ADDR_A6" "$PORT" 2) || true ;;
+    udp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" sendto "$ADDR_A6" "$PORT") || true ;;
   esac
   wait_lines "$out" 2
   SERVER_SAID=$(sed -n 2p "$out")
@@ -332,3 +335,72 @@ unreached() {
   # Nothing reached the host's listener.
   [ "$(cat "$BATS_TEST_TMPDIR/abstract2.srv")" = listening ]
 }
+
+# network.ingress (DESIGN §7): only the listed sources open a contact with
+# the container; each attack first reaches it under plain runc.
+
+@test "network.ingress: a TCP client from an unlisted source does not reach the listener; a listed one does" {
+  CLIENT_FROM=$ADDR_B bind_attack rnc "" tcp accept-once 8080 3
+  [ "$CLIENT_SAID" = ok ]
+  [ "$SERVER_SAID" = accepted ]
+
+  CLIENT_FROM=$ADDR_B bind_attack ent "network.ingress=$ADDR_C/32,network.ingress=$ADDR_A/32:8080" tcp accept-once 8080 3
+  [ "$CLIENT_SAID" = ETIMEDOUT ]
+  [ "$SERVER_SAID" = none ]
+  CLIENT_FROM=$ADDR_A bind_attack ent "network.ingress=$ADDR_C/32,network.ingress=$ADDR_A/32:8080" tcp accept-once 8080 3
+  [ "$CLIENT_SAID" = ok ]
+  [ "$SERVER_SAID" = accepted ]
+}
+
+@test "network.ingress: a listed source reaches only the ports its rule names" {
+  CLIENT_FROM=$ADDR_A bind_attack ent "network.ingress=$ADDR_A/32:9090" tcp accept-once 8080 3
+  [ "$CLIENT_SAID" = ETIMEDOUT ]
+  [ "$SERVER_SAID" = none ]
+}
+
+@test "network.ingress: a datagram from an unlisted source does not reach an unconnected socket (a port the kernel chose too)" {
+  CLIENT_FROM=$ADDR_C bind_attack rnc "" udp udp-auto "$ADDR_B" 9 3
+  [ "$CLIENT_SAID" = ok ]
+  [ "$SERVER_SAID" = got ]
+
+  CLIENT_FROM=$ADDR_C bind_attack ent "network.ingress=$ADDR_A/32" udp udp-auto "$ADDR_B" 9 3
+  [ "$SERVER_SAID" = none ]
+  CLIENT_FROM=$ADDR_A bind_attack ent "network.ingress=$ADDR_A/32" udp udp-auto "$ADDR_B" 9 3
+  [ "$SERVER_SAID" = got ]
+}
+
+@test "network.ingress: IPv6 sources are held to the list too" {
+  CLIENT_FROM=$ADDR_B6 bind_attack rnc "" tcp6 accept-once 8080 3 inet6
+  [ "$CLIENT_SAID" = ok ]
+  [ "$SERVER_SAID" = accepted ]
+
+  CLIENT_FROM=$ADDR_B6 bind_attack ent "network.ingress=$ADDR_A6/128" tcp6 accept-once 8080 3 inet6
+  [ "$CLIENT_SAID" = ETIMEDOUT ]
+  [ "$SERVER_SAID" = none ]
+  CLIENT_FROM=$ADDR_A6 bind_attack ent "network.ingress=$ADDR_A6/128" tcp6 accept-once 8080 3 inet6
+  [ "$SERVER_SAID" = accepted ]
+}
+
+@test "network.ingress: the replies on the container's own outbound connection pass, from an unlisted peer" {
+  net_bundle "$BUNDLE" "fetch $ADDR_B 7000 2"
+  server_start srv-entitle in_netns "$ENTITLE_PROBE" accept-once 7000 5
+  set_entitlements "$BUNDLE" "network.ingress=$ADDR_A/32"
+  run_bundle ent
+  expect_lines "fetch $ADDR_B 7000 2: got"
+}
+
+@test "network.ingress: no raw or packet sockets, which would read past the programs; refused beside network.none or a rung that gives them" {
+  net_bundle "$BUNDLE" "socket raw" "socket packet"
+  run_bundle rnc
+  expect_lines "socket raw: ok" "socket packet: ok"
+  set_entitlements "$BUNDLE" "network.ingress=$ADDR_A/32"
+  run_bundle ent
+  expect_lines "socket raw: EPERM" "socket packet: EPERM"
+  for rung in network.none network.proxy network.admin; do
+    set_entitlements "$BUNDLE" "network.ingress=$ADDR_A/32,$rung"
+    run_bundle ent
+    [ "$status" -ne 0 ]
+    [ "$stderr" = "entitle: entitlement \`network.ingress\` contradicts \`$rung\`" ]
+  done
+}
+

@@ -182,6 +182,22 @@ bad_bundle() {
   tail -n 1 "$log" | grep -F error | grep -qF network.bogus
 }
 
+@test "badinput: in the text log a message with quotes and backslashes is quoted as logrus quotes it" {
+  # The trust rule quotes the entitlement: "security.admin".
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" security.admin
+  log="$BATS_TEST_TMPDIR/log.txt"
+  snapshot
+  run_detached "$ENTITLE" --root "$ROOT" --log "$log" --log-format text create -b "$BUNDLE" "$CTID"
+  refused security.admin
+  line=$(tail -n 1 "$log")
+  # One msg="..." field whose inner quotes are escaped: reading it back
+  # as a Go-quoted string gives the message on stderr.
+  [[ "$line" =~ ^time=\"[^\"]+\"\ level=error\ msg=(\".*\")$ ]]
+  [ "$(jq -r . <<<"${BASH_REMATCH[1]}")" = "$stderr" ]
+  [[ "${BASH_REMATCH[1]}" == *'\"security.admin\"'* ]]
+}
+
 @test "badinput: an entitlements annotation that is not a string is refused" {
   make_bundle "$BUNDLE"
   edit_config "$BUNDLE" '.annotations["io.entitle.entitlements"] = ["network.none"]'

@@ -13,31 +13,12 @@ PIN=${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}
 
 setup() {
   common_setup
-  NETNS="entitle-$$-$BATS_TEST_NUMBER"
-  ip netns add "$NETNS"
-  ip -n "$NETNS" link set lo up
-  ip -n "$NETNS" addr add 10.200.0.1/32 dev lo
-  ip -n "$NETNS" addr add 10.200.0.2/32 dev lo
-  ip -n "$NETNS" addr add fd00:200::1/128 dev lo nodad
-  ip -n "$NETNS" addr add fd00:200::2/128 dev lo nodad
+  make_netns "entitle-$$-$BATS_TEST_NUMBER" 10.200.0.1 10.200.0.2 fd00:200::1 fd00:200::2
 }
 
 teardown() {
   common_teardown
-  ip netns delete "$NETNS" 2>/dev/null || true
-}
-
-# net_bundle DIR PROBE...: probe_bundle in the test's network namespace.
-net_bundle() {
-  local dir=$1
-  shift
-  probe_bundle "$dir" "$@"
-  join_netns "$dir"
-}
-
-join_netns() {
-  edit_config "$1" '.linux.namespaces = ([.linux.namespaces[] | select(.type != "network")]
-      + [{type: "network", path: $p}])' --arg p "/var/run/netns/$NETNS"
+  drop_netns
 }
 
 # cgroup_dir PID: the cgroup v2 directory of PID.
@@ -343,16 +324,52 @@ SH
   [[ "$stderr" == *'warning'*'not enforced: the kernel refuses cgroup BPF connect4 programs'* ]]
 }
 
-# Podman and CRI-O run the hook from hooks.d without the shim: one
-# command, the stage read from the state, config.json not rewritten.
-@test "hooks.d: bare runc with entitle-hook as hooks.d adds it enforces network.egress" {
-  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
-  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+# hooksd_bundle: the hooks entitle's hooks.d file gives a container, as
+# Podman and CRI-O add them: one command, the stage read from the state.
+hooksd_bundle() {
+  local hook
   hook=$(jq -c --arg p "$ENTITLE_HOOK" '.hook.path = $p | .hook' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json")
   [ "$(jq -r '.stages | join(" ")' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json")" = "createRuntime poststop" ]
   edit_config "$BUNDLE" '.hooks = {createRuntime: [$h], poststop: [$h]}' --argjson h "$hook"
+}
+
+# Podman and CRI-O run the hook from hooks.d without the shim: config.json
+# is not rewritten, so the hook applies an entitlement only where its
+# config already holds the rest (here the engine dropped CAP_NET_RAW and
+# CAP_NET_ADMIN, as `--cap-drop` does, which network.egress needs).
+@test "hooks.d: bare runc with entitle-hook as hooks.d adds it enforces network.egress where the caps are dropped" {
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  edit_config "$BUNDLE" '.process.capabilities |= map_values(map(select(. != "CAP_NET_RAW" and . != "CAP_NET_ADMIN")))'
+  hooksd_bundle
   run_bundle rnc
   expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
+}
+
+# Without entitle as the runtime, a container whose entitlements have a
+# part only create writes (capabilities, seccomp, paths) is refused: it
+# would look confined and not be (an AF_PACKET socket, which CAP_NET_RAW
+# opens, sends past the egress programs).
+@test "hooks.d: without entitle as the runtime, an entitlement whose other parts are not in the config is refused, naming it" {
+  net_bundle "$BUNDLE" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  hooksd_bundle
+  run_bundle rnc
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'`network.egress` not applied: entitle-hook from hooks.d applies only cgroup BPF programs, and this config is not as entitle'"'"'s create writes it (`'"$BUNDLE"'/config.json` is not as entitle writes it: its capabilities differ); run the container with entitle as its OCI runtime'* ]]
+  # security.admin has no cgroup BPF part at all: hooks.d did nothing for
+  # it before; now it says so.
+  probe_bundle "$BUNDLE" "mount /tmp"
+  set_entitlements "$BUNDLE" security.admin
+  write_entitle_config '{"grant": ["security.admin"]}'
+  hooksd_bundle
+  edit_config "$BUNDLE" '.hooks.createRuntime[0].env = ["ENTITLE_CONFIG=" + $c]' --arg c "$ENTITLE_CONFIG"
+  run_bundle rnc
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'`security.admin` not applied: entitle-hook from hooks.d'* ]]
+  # With entitle as the runtime too, the config is what create writes.
+  run_bundle ent
+  [ "$output" = "mount /tmp: ok" ]
 }
 
 @test "entitle-hook: bad input gets one line and a non-zero exit" {
@@ -444,8 +461,7 @@ SH
 @test "the hook twice for one container (shim and hooks.d): one attachment each, policy kept" {
   net_bundle "$BUNDLE" "sleep 600"
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
-  hook=$(jq -c --arg p "$ENTITLE_HOOK" '.hook.path = $p | .hook' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json")
-  edit_config "$BUNDLE" '.hooks = {createRuntime: [$h], poststop: [$h]}' --argjson h "$hook"
+  hooksd_bundle
   create_started ent "$BUNDLE" "$CTID"
   [ "$(jq '.hooks.createRuntime | length' "$BUNDLE/config.json")" -eq 2 ]
   cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")

@@ -172,13 +172,8 @@ not_enforced_in_status() {
   names=$("$ENTITLE" features | jq -r '.annotations["io.entitle.entitlements"]' | tr ',' ' ')
   [ -n "$names" ]
   refused=$(for n in $names; do
-    case $n in
-      network.egress) e=$n=10.0.0.0/8:443 ;;
-      network.bind) e=$n=8080 ;;
-      network.bind-map) e=$n=80:8080 ;;
-      fs.write | fs.read) e=$n=/data ;;
-      *) e=$n ;;
-    esac
+    # A modifier with its value kind's example (explain --json).
+    e=$n$("$ENTITLE" explain --json "$n" | jq -r '.[0].example // empty | "=" + .')
     if ! out=$("$ENTITLE" compile -b "$BUNDLE" --entitlements "$e" 2>&1 >/dev/null); then
       case $out in
         *"(not built in this version)"*) echo "$n" ;;

@@ -14,17 +14,12 @@ N=50
 
 setup() {
   common_setup
-  NETNS="entitle-$$-$BATS_TEST_NUMBER"
-  ip netns add "$NETNS"
-  ip -n "$NETNS" link set lo up
-  for x in $(seq "$N"); do
-    ip -n "$NETNS" addr add "10.200.$x.1/32" dev lo
-  done
+  # shellcheck disable=SC2046 # one address a word
+  make_netns "entitle-$$-$BATS_TEST_NUMBER" $(for x in $(seq "$N"); do echo "10.200.$x.1"; done)
   # A worker: bundle X requests network.egress=10.200.X.1/32:80 and probes
   # its own address and its neighbour's from inside, then sleeps.
   make_bundle "$BATS_TEST_TMPDIR/base" /bin/true
-  edit_config "$BATS_TEST_TMPDIR/base" '.linux.namespaces = ([.linux.namespaces[] | select(.type != "network")]
-      + [{type: "network", path: $p}])' --arg p "/var/run/netns/$NETNS"
+  join_netns "$BATS_TEST_TMPDIR/base"
   cat >"$BATS_TEST_TMPDIR/worker.sh" <<'SH'
 set -e
 x=$1 next=$(($1 % N + 1))
@@ -41,7 +36,7 @@ SH
 
 teardown() {
   common_teardown
-  ip netns delete "$NETNS" 2>/dev/null || true
+  drop_netns
 }
 
 # probed X: container X's two probe lines, waited for.

@@ -82,8 +82,8 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   [ -z "$stderr" ]
   printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/explain.json"
   jq -e 'type == "array" and length == 4' "$BATS_TEST_TMPDIR/explain.json"
-  jq -e 'all(.[]; (keys | sort) == (["capabilities", "contradicts", "domain", "effects", "exact_grant", "limits",
-      "mechanisms", "modifier", "name", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e 'all(.[]; (keys | sort) == (["capabilities", "contradicts", "domain", "effects", "exact_grant", "example",
+      "form", "limits", "mechanisms", "modifier", "name", "note", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
   # Each limit that remains, in one sentence.
   jq -e '.[0].limits | length == 2 and (.[0] | test("SCM_RIGHTS")) and (.[1] | test("SIGSYS"))' "$BATS_TEST_TMPDIR/explain.json"
   jq -e '.[0] | .name == "network.none" and .domain == "network" and .rung == 1 and .modifier == false
@@ -92,6 +92,7 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
       and ([.mechanisms[].mechanism] == ["capabilities", "seccomp", "namespaces", "paths", "cgroup BPF"])
       and (.mechanisms[-1].detail == "sock_create")' "$BATS_TEST_TMPDIR/explain.json"
   jq -e '.[1] | .name == "network.egress" and .value and .modifier and .domain == null and .rung == null
+      and .form == "CIDR[:PORT[-PORT]]" and .example == "10.0.0.0/8:443"
       and ([.mechanisms[].mechanism] == ["capabilities", "cgroup BPF"])
       and (.capabilities.drop | index("CAP_NET_RAW")) and (.contradicts | index("network.proxy"))
       and .mechanisms[-1].detail == "sock_create, connect4, connect6, sendmsg4, sendmsg6, skb_egress"' \

@@ -568,3 +568,58 @@ refused() {
     return 1
   fi
 }
+
+# make_netns NAME ADDR...: a network namespace $NETNS (NAME) whose lo is
+# up and holds each ADDR (IPv4 as /32, IPv6 as /128): addresses the test
+# made itself, where "ECONNREFUSED" means the packet got there.  The
+# teardown of the test removes it (drop_netns).
+make_netns() {
+  local a
+  NETNS=$1
+  shift
+  ip netns add "$NETNS"
+  ip -n "$NETNS" link set lo up
+  for a in "$@"; do
+    case $a in
+    *:*) ip -n "$NETNS" addr add "$a/128" dev lo nodad ;;
+    *) ip -n "$NETNS" addr add "$a/32" dev lo ;;
+    esac
+  done
+}
+
+drop_netns() {
+  [ -z "${NETNS:-}" ] || ip netns delete "$NETNS" 2>/dev/null || true
+}
+
+# join_netns DIR: the bundle's container joins $NETNS (by path).
+join_netns() {
+  edit_config "$1" '.linux.namespaces = ([.linux.namespaces[] | select(.type != "network")]
+      + [{type: "network", path: $p}])' --arg p "/var/run/netns/$NETNS"
+}
+
+# net_bundle DIR PROBE...: probe_bundle in $NETNS.
+net_bundle() {
+  local dir=$1
+  shift
+  probe_bundle "$dir" "$@"
+  join_netns "$dir"
+}
+
+# run_flag_forms FLAG VALUE WANT: run the bundle ($BUNDLE, restored from
+# $BATS_TEST_TMPDIR/config.orig each time) through entitle with the global
+# FLAG=VALUE in each spelling runc's flags have; the container's output
+# must be WANT each time (runc refuses a flag it does not know, so this
+# also shows that entitle took its own flag out).
+run_flag_forms() {
+  local flag=$1 value=$2 want=$3 form n=0
+  for form in "--$flag=$value" "--$flag $value" "-$flag=$value"; do
+    n=$((n + 1))
+    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+    # shellcheck disable=SC2086 # the form is one or two words
+    run --separate-stderr "$ENTITLE" $form --root "$ROOT" run -b "$BUNDLE" "$CTID-$n" </dev/null
+    if [ "$output" != "$want" ]; then
+      printf 'with %s: status %s, output "%s", stderr:\n%s\n' "$form" "$status" "$output" "$stderr" >&2
+      return 1
+    fi
+  done
+}

@@ -376,17 +376,7 @@ as_runc() {
   echo '{"require": ["network.none"]}' >"$cfg"
   probe_bundle "$BUNDLE" "socket inet"
   cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
-  n=0
-  for form in "--entitle-config=$cfg" "--entitle-config $cfg" "-entitle-config=$cfg"; do
-    n=$((n + 1))
-    cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
-    # shellcheck disable=SC2086 # the form is one or two words
-    run --separate-stderr "$ENTITLE" $form --root "$ROOT" run -b "$BUNDLE" "$CTID-$n"
-    if [ "$output" != "socket inet: EPERM" ]; then
-      printf 'with %s: status %s, output "%s", stderr:\n%s\n' "$form" "$status" "$output" "$stderr" >&2
-      false
-    fi
-  done
+  run_flag_forms entitle-config "$cfg" "socket inet: EPERM"
   # Without it there is no admin config: nothing applies.
   cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
   run --separate-stderr ent run -b "$BUNDLE" "$CTID"

@@ -83,6 +83,7 @@ declare -A VALUE=(
   [network.egress]=10.200.0.1/32:80
   [network.bind]=8080
   [network.bind-map]=80:8080
+  [network.ingress]=10.200.0.1/32:8080
   [fs.read]=/etc,fs.read=/probe
   [fs.write]=/dev/shm
 )
@@ -953,6 +954,11 @@ done
 # The catalogue, from entitle itself.
 mapfile -t CATALOGUE < <("$ENTITLE" features | jq -r '.annotations["io.entitle.entitlements"] | split(",")[]')
 [ ${#CATALOGUE[@]} -gt 0 ] || die "entitle features lists no entitlements"
+# A modifier that takes a value needs one here (chosen for this test's
+# network and rootfs): never run it without, which would only be refused.
+for e in $("$ENTITLE" explain --json "${CATALOGUE[@]}" | jq -r '.[] | select(.value) | .name'); do
+  [ -n "${VALUE[$e]:-}" ] || die "no value to try \`$e\` with: add it to VALUE in $0"
+done
 ALONE=()
 for e in "${CATALOGUE[@]}"; do
   ALONE+=("$e${VALUE[$e]:+=${VALUE[$e]}}")

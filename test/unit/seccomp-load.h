@@ -33,8 +33,12 @@ seccomp_load_op (const char *op, enum scmp_compare *out)
     const char *name;
     enum scmp_compare op;
   } ops[] = {
-    { "SCMP_CMP_NE", SCMP_CMP_NE }, { "SCMP_CMP_LT", SCMP_CMP_LT }, { "SCMP_CMP_LE", SCMP_CMP_LE },
-    { "SCMP_CMP_EQ", SCMP_CMP_EQ }, { "SCMP_CMP_GE", SCMP_CMP_GE }, { "SCMP_CMP_GT", SCMP_CMP_GT },
+    { "SCMP_CMP_NE", SCMP_CMP_NE },
+    { "SCMP_CMP_LT", SCMP_CMP_LT },
+    { "SCMP_CMP_LE", SCMP_CMP_LE },
+    { "SCMP_CMP_EQ", SCMP_CMP_EQ },
+    { "SCMP_CMP_GE", SCMP_CMP_GE },
+    { "SCMP_CMP_GT", SCMP_CMP_GT },
     { "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
   };
   size_t i;

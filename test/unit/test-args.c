@@ -480,12 +480,52 @@ test_entitle_args_take_own (void **state)
   assert_str (a.command, NULL);
 }
 
+/* --entitle-profile and entitle-NAME (DESIGN §7): the flag wins, the
+   programs of entitle itself select no profile, and the flag never
+   reaches the runtime.  */
+static void
+test_entitle_args_profile (void **state)
+{
+  char *flag[] = { "entitle", "--entitle-profile=confined", "--root", "/r", "create", "id", NULL };
+  char *sep[] = { "/usr/bin/entitle-dind", "--entitle-profile", "confined", "state", "id", NULL };
+  char *name[] = { "/usr/local/bin/entitle-confined", "delete", "id", NULL };
+  char *full[] = { "/usr/libexec/entitle/entitle-full", "delete", "id", NULL };
+  char *hook[] = { "entitle-hook", "delete", "id", NULL };
+  char *bare[] = { "entitle-", "delete", "id", NULL };
+  char *runc[] = { "runc", "delete", "id", NULL };
+  char *const want_flag[] = { "entitle", "--root", "/r", "create", "id", NULL };
+  char *const want_sep[] = { "/usr/bin/entitle-dind", "state", "id", NULL };
+  struct entitle_args_s a;
+  int n;
+
+  (void)state;
+  n = entitle_args_take_own (6, flag, &a);
+  assert_int_equal (n, 5);
+  assert_argv (flag, n, want_flag);
+  assert_str (a.entitle_profile, "confined");
+  assert_str (a.command, "create");
+  n = entitle_args_take_own (5, sep, &a);
+  assert_argv (sep, n, want_sep);
+  assert_str (a.entitle_profile, "confined");
+  entitle_args_take_own (3, name, &a);
+  assert_str (a.entitle_profile, "confined");
+  entitle_args_take_own (3, full, &a);
+  assert_str (a.entitle_profile, NULL);
+  entitle_args_take_own (3, hook, &a);
+  assert_str (a.entitle_profile, NULL);
+  entitle_args_take_own (3, bare, &a);
+  assert_str (a.entitle_profile, NULL);
+  entitle_args_take_own (3, runc, &a);
+  assert_str (a.entitle_profile, NULL);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_entitle_args_parse_exec_caps),
     cmocka_unit_test (test_entitle_args_parse_entitle_config),
+    cmocka_unit_test (test_entitle_args_profile),
     cmocka_unit_test (test_entitle_args_take_own),
     cmocka_unit_test (test_entitle_args_parse_globals_and_create),
     cmocka_unit_test (test_entitle_args_parse_bundle_spellings),

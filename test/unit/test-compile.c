@@ -13,9 +13,10 @@
 #include "unit.h"
 #include "caps.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "context.h"
 #include "json.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
 #include "trust.h"
 #include "utils.h"
 
@@ -798,7 +799,7 @@ test_entitle_rewrite_adds_hooks (void **state)
     entitle_error_t err = NULL;
     assert_int_equal (entitle_parse_list ("network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
     entitle_ctx_init (&ctx, &test_log, &cfg);
-    assert_int_equal (entitle_compile (&ctx, spec, &set, &err), 0);
+    assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
     entitle_ctx_release (&ctx);
   }
   assert_int_equal (json_get (json_get (spec, "hooks"), "createRuntime")->n, 1);
@@ -1008,7 +1009,7 @@ test_entitle_compile_process_drops_caps (void **state)
   no_config (&cfg);
   entitle_ctx_init (&ctx, &test_log, &cfg);
   assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
-  assert_int_equal (entitle_compile_process (&ctx, process, &set, &err), 0);
+  assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
   for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
     assert_false (cap_in (process, cap_sets[i], "CAP_NET_BIND_SERVICE"));
   assert_true (cap_in (process, "bounding", "CAP_KILL"));
@@ -1017,7 +1018,7 @@ test_entitle_compile_process_drops_caps (void **state)
   entitle_set_free (&set);
 
   assert_int_equal (entitle_parse_list ("security.confined", "test", &set, &err), 0);
-  assert_int_equal (entitle_compile_process (&ctx, process, &set, &err), 0);
+  assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
   assert_true (nnp (process));
 }
 
@@ -1034,7 +1035,7 @@ test_entitle_compile_process_no_capabilities_object (void **state)
   no_config (&cfg);
   entitle_ctx_init (&ctx, &test_log, &cfg);
   assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
-  assert_int_equal (entitle_compile_process (&ctx, process, &set, &err), 0);
+  assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
   /* What the runtime would keep, written down, minus the dropped ones.  */
   assert_non_null (json_get (process, "capabilities"));
   assert_false (cap_in_any_set (process, "CAP_NET_RAW"));

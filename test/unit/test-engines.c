@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "seccomp-load.h"
 #include "compile.h"
+#include "rewrite.h"
 #include "context.h"
 #include "file.h"
 #include "json.h"
@@ -128,13 +129,7 @@ test_engines_every_config_every_entitlement (void **state)
       for (i = 0; i < n; i++)
         {
           char list[128];
-          static const char *const values[] = { "network.bind", "8080", "network.bind-map", "80:8080",
-                                                "network.egress", "10.200.0.1/32:80", "fs.read", "/etc",
-                                                "fs.write", "/tmp" };
-          const char *value = NULL;
-          for (size_t v = 0; v < sizeof (values) / sizeof (values[0]); v += 2)
-            if (strcmp (values[v], rows[i].name) == 0)
-              value = values[v + 1];
+          const char *value = rows[i].value ? rows[i].value->example : NULL;
           snprintf (list, sizeof (list), "%s%s%s", rows[i].name, value ? "=" : "", value ? value : "");
           cell (&cfg, dir, e->d_name, list);
         }

@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "catalogue.h"
 #include "entitlements.h"
+#include "attach.h"
 #include "resolve.h"
 #include "utils.h"
 
@@ -140,17 +141,15 @@ resolve_fails (const char *cfg_json, const char *requested)
   return msg;
 }
 
-/* A well-formed value for the modifier @name (DESIGN §3 forms).  */
+/* A well-formed value for the modifier @name: its kind's example.  */
 static const char *
 sample_value (const char *name)
 {
-  if (strncmp (name, "fs.", 3) == 0)
-    return "=/data";
-  if (strcmp (name, "network.bind-map") == 0)
-    return "=80:8080";
-  if (strcmp (name, "network.egress") == 0)
-    return "=10.0.0.0/8";
-  return "=80";
+  static char buf[128];
+  const struct entitle_entry_s *e = entitle_catalogue_find (name, strlen (name));
+
+  snprintf (buf, sizeof (buf), "=%s", e->value->example);
+  return buf;
 }
 
 static bool
@@ -228,6 +227,50 @@ test_entitle_catalogue_find_every_row (void **state)
   assert_null (entitle_catalogue_find ("", 0));
 }
 
+/* A row has every part that another of its parts needs: adding a row
+   that forgets one fails here, not silently at run time.  */
+static void
+row_complete (const struct entitle_entry_s *r)
+{
+  union entitle_value_u v;
+  const struct entitle_fx_text_s *fx;
+  size_t n, i;
+  unsigned described = 0;
+
+  /* A value has a form for messages and man pages, and a parser that
+     takes the example.  */
+  if (r->value)
+    {
+      assert_non_null (r->value->form);
+      assert_non_null (r->value->parse);
+      assert_true (r->value->parse (r->value->example, &v));
+    }
+  /* A modifier the cgroup programs read puts its values into their
+     policy: a fill, and a value to fill; a fill belongs to such a row.  */
+  if (r->value && r->policy)
+    assert_non_null (r->fill);
+  if (r->fill)
+    assert_true (r->value && r->policy && r->attach);
+  /* Policy bits mean programs to read them, and the reverse; programs are
+     described for people, and each is one the loader has.  */
+  assert_true ((r->policy != 0) == (r->attach != 0));
+  if (r->attach)
+    assert_non_null (r->bpf_text);
+  for (i = 0; i < ATTACH_COUNT; i++)
+    if (r->attach & ATTACH_BIT (i))
+      assert_non_null (entitle_attach_points[i].program);
+  /* Every effect bit has its sentence.  */
+  fx = entitle_fx_texts (&n);
+  for (i = 0; i < n; i++)
+    described |= fx[i].fx;
+  if ((r->fx & ~described) != 0)
+    fail_msg ("`%s`: effect bits %#x have no text in entitle_fx_texts", r->name, r->fx & ~described);
+  /* What it contradicts exists.  */
+  for (const char *const *c = r->contradicts; c && *c; c++)
+    if (entitle_catalogue_find (*c, strlen (*c)) == NULL)
+      fail_msg ("`%s` contradicts `%s`, which is not in the catalogue", r->name, *c);
+}
+
 static void
 test_entitle_catalogue_rows_consistent (void **state)
 {
@@ -244,6 +287,7 @@ test_entitle_catalogue_rows_consistent (void **state)
       char buf[128];
 
       assert_non_null (r->summary);
+      row_complete (r);
       /* A rung belongs to a ladder; a modifier does not.  */
       assert_true ((r->rung > 0) == (r->domain != DOMAIN_NONE));
       /* Values repeat: only modifiers take one.  */
@@ -1218,6 +1262,113 @@ test_entitle_parse_one_values (void **state)
     }
 }
 
+/* Profiles (DESIGN §7): named lists, selected by name; a bad name or list
+   shape is a config error, an unknown profile an error naming those that
+   exist.  */
+static void
+test_entitle_config_profiles (void **state)
+{
+  static const char *const bad[] = {
+    "{\"profiles\":[]}",
+    "{\"profiles\":{\"a\":\"network.none\"}}",
+    "{\"profiles\":{\"a\":[1]}}",
+    "{\"profiles\":{\"Confined\":[]}}",
+    "{\"profiles\":{\"a b\":[]}}",
+    "{\"profiles\":{\"a--b\":[]}}",
+    "{\"profiles\":{\"-a\":[]}}",
+    "{\"profiles\":{\"\":[]}}",
+    "{\"profiles\":{\"full\":[]}}",
+    "{\"profiles\":{\"hook\":[]}}",
+    "{\"profiles\":{\"init\":[]}}",
+  };
+  struct entitle_config_s cfg;
+  entitle_error_t err = NULL;
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    free (config_fails (bad[i]));
+  assert_fails_with (config_fails ("{\"profiles\":{\"hook\":[]}}"), "not `full`, `hook` or `init`");
+  config_from (&cfg, "{\"profiles\":{\"confined\":[\"network.none\",\"security.confined\"],\"dind-2\":[]}}");
+  assert_int_equal (cfg.n_profiles, 2);
+  assert_false (entitle_config_sets_policy (&cfg));
+  assert_int_equal (entitle_config_select_profile (&cfg, "confined", &err), 0);
+  assert_string_equal (cfg.profile->name, "confined");
+  assert_true (entitle_config_sets_policy (&cfg));
+  /* An empty profile sets nothing.  */
+  assert_int_equal (entitle_config_select_profile (&cfg, "dind-2", &err), 0);
+  assert_false (entitle_config_sets_policy (&cfg));
+  assert_true (entitle_config_select_profile (&cfg, "nope", &err) < 0);
+  assert_null (cfg.profile);
+  assert_string_equal (err->msg, "unknown profile `nope`: " CONFIG_PATH " defines `confined`, `dind-2`");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+  config_from (&cfg, "{}");
+  assert_true (entitle_config_select_profile (&cfg, "x", &err) < 0);
+  assert_string_equal (err->msg, "unknown profile `x`: " CONFIG_PATH " defines none");
+  entitle_error_release (&err);
+  entitle_config_free (&cfg);
+}
+
+/* resolve under @cfg_json's profile @profile.  */
+static char *
+resolve_profile (const char *cfg_json, const char *profile, const char *requested, char **msg)
+{
+  struct entitle_config_s cfg;
+  cleanup_entitle_set struct entitle_set_s req = { 0 }, final = { 0 };
+  entitle_error_t err = NULL;
+  char *out = NULL;
+
+  config_from (&cfg, cfg_json);
+  assert_int_equal (entitle_config_select_profile (&cfg, profile, &err), 0);
+  parse_list_ok (requested, &req);
+  if (entitle_resolve (&cfg, &req, &final, &err) < 0)
+    {
+      assert_non_null (msg);
+      *msg = strdup (err->msg);
+      entitle_error_release (&err);
+    }
+  else
+    out = entitle_set_format (&final);
+  entitle_config_free (&cfg);
+  return out;
+}
+
+/* A profile's entitlements are the admin's: they apply without a
+   request, and are a floor in their domains, as `require` is.  */
+static void
+test_entitle_resolve_profile_is_a_floor (void **state)
+{
+  static const char cfg[] = "{\"require\":[\"security.view\"],\"defaults\":[\"host.processes.none\"],"
+                            "\"profiles\":{\"p\":[\"network.none\",\"security.confined\"],"
+                            "\"e\":[\"network.user\",\"network.egress=10.0.0.0/8:443\"]}}";
+  char *msg = NULL, *out;
+
+  (void)state;
+  out = resolve_profile (cfg, "p", "", NULL);
+  assert_string_equal (out, "host.processes.none,network.none,security.confined");
+  free (out);
+  /* The narrower of require and the profile is the floor.  */
+  assert_null (resolve_profile (cfg, "p", "security.view", &msg));
+  assert_string_equal (msg, "entitlement \"security.view\" requested by the container is wider than "
+                            "\"security.confined\" required by profile `p` of " CONFIG_PATH);
+  free (msg);
+  assert_null (resolve_profile (cfg, "p", "network.user", &msg));
+  assert_contains (msg, "profile `p` of " CONFIG_PATH);
+  free (msg);
+  /* Modifiers: within the profile's rules, the request replaces them.  */
+  out = resolve_profile (cfg, "e", "network.egress=10.1.0.0/16:443", NULL);
+  assert_string_equal (out, "host.processes.none,network.egress=10.1.0.0/16:443,network.user,security.view");
+  free (out);
+  assert_null (resolve_profile (cfg, "e", "network.egress=192.168.0.0/16:443", &msg));
+  assert_contains (msg, "not within \"network.egress=10.0.0.0/8:443\" required by profile `e` of " CONFIG_PATH);
+  free (msg);
+  /* Without the profile, none of it.  */
+  out = resolve_profile (cfg, NULL, "", NULL);
+  assert_string_equal (out, "host.processes.none,security.view");
+  free (out);
+}
+
 int
 main (void)
 {
@@ -1270,6 +1421,8 @@ main (void)
     cmocka_unit_test (test_entitle_config_load_file_flag),
     cmocka_unit_test (test_entitle_config_load_malformed_resets),
     cmocka_unit_test (test_entitle_config_grant_hint),
+    cmocka_unit_test (test_entitle_config_profiles),
+    cmocka_unit_test (test_entitle_resolve_profile_is_a_floor),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include "exec-mark.h"
 #include "json.h"
 #include "landlock.h"
+#include "rewrite.h"
 #include "utils.h"
 
 /* fs.write and fs.read through the in-container helper (lib/compile/

@@ -18,7 +18,7 @@
 #include "probe.h"
 #include "utils.h"
 
-/* The probe's JSON form (lib/host/probe-json.c): what the hook writes, the
+/* The probe's JSON form (lib/host/probe.c): what the hook writes, the
    shim reads back.  */
 
 static void
@@ -345,6 +345,20 @@ test_probe_bpf_plan_limits (void **state)
   assert_int_equal (plan.policy.egress[1].lo, 53);
   /* network.egress: no raw sockets either.  */
   assert_int_equal (plan.policy.flags, POL_EGRESS | POL_SOCK_NO_RAW);
+  /* network.ingress fills its own table, with the same limit.  */
+  assert_int_equal (plan_of ("network.ingress=10.1.2.3/8:8080,network.egress=10.0.0.0/8", NULL, &plan, &msg), 1);
+  assert_int_equal (plan.policy.n_ingress, 1);
+  assert_int_equal (plan.policy.n_egress, 1);
+  assert_int_equal (plan.policy.ingress[0].net[0], htonl (0x0a000000));
+  assert_int_equal (plan.policy.ingress[0].lo, 8080);
+  assert_int_equal (plan.policy.ingress[0].hi, 8080);
+  assert_int_equal (plan.policy.flags, POL_INGRESS | POL_EGRESS | POL_SOCK_NO_RAW);
+  {
+    cleanup_free char *over = repeated ("network.ingress", ENTITLE_MAX_INGRESS + 1, false);
+    assert_true (plan_of (over, NULL, &plan, &msg) < 0);
+    assert_contains (msg, "entitlement `network.ingress`: more than 64 rules");
+    free (msg);
+  }
   /* linux.sysctl keys, as the kernel names them; too many refused.  */
   assert_int_equal (plan_of ("security.confined", "{\"linux\":{\"sysctl\":{\"net.ipv4.ip_forward\":\"1\"}}}", &plan, &msg), 1);
   assert_int_equal (plan.policy.n_sysctl, 1);

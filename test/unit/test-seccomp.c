@@ -17,7 +17,8 @@
 #include "catalogue.h"
 #include "context.h"
 #include "json.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 /* linux.seccomp as entitle edits and writes it: blocked syscalls leave
@@ -105,7 +106,7 @@ apply_ok (json_t *spec, const struct entitle_seccomp_plan_s *plan)
 
   init_config (&cfg, false);
   entitle_ctx_init (&ctx, &test_log, &cfg);
-  if (entitle_seccomp_apply (&ctx, spec, plan, &err) < 0)
+  if (entitle_seccomp_apply (&ctx, spec, plan, NULL, &err) < 0)
     fail_msg ("entitle_seccomp_apply: %s", err->msg);
   assert_null (err);
   entitle_ctx_release (&ctx);
@@ -781,20 +782,26 @@ test_entitle_seccomp_apply_unresolvable_deny (void **state)
 
   (void)state;
   /* Under an allowing default, a deny libseccomp cannot place is a
-     restriction that cannot be enforced.  */
+     restriction that cannot be enforced: noted, and settled as the admin
+     says (refused, or with "warn" a warning).  */
   {
     cleanup_json json_t *spec = spec_with (profile);
+    cleanup_outcome struct entitle_outcome_s out = { 0 };
     init_config (&cfg, false);
     entitle_ctx_init (&ctx, &test_log, &cfg);
-    assert_true (entitle_seccomp_apply (&ctx, spec, &plan, &err) < 0);
-    assert_non_null (strstr (err->msg, "`no_such_syscall_here`"));
+    assert_int_equal (entitle_seccomp_apply (&ctx, spec, &plan, &out, &err), 0);
+    assert_int_equal (out.n_lacks, 1);
+    assert_true (entitle_outcome_settle (&cfg, &test_log, &out, &err) < 0);
+    assert_non_null (strstr (err->msg, "the denial of syscall `no_such_syscall_here` cannot be enforced here"));
     entitle_error_release (&err);
   }
   {
     cleanup_json json_t *spec = spec_with (profile);
+    cleanup_outcome struct entitle_outcome_s out = { 0 };
     init_config (&cfg, true);
     entitle_ctx_init (&ctx, &test_log, &cfg);
-    assert_int_equal (entitle_seccomp_apply (&ctx, spec, &plan, &err), 0);
+    assert_int_equal (entitle_seccomp_apply (&ctx, spec, &plan, &out, &err), 0);
+    assert_int_equal (entitle_outcome_settle (&cfg, &test_log, &out, &err), 0);
     assert_null (err);
   }
 }

@@ -63,6 +63,7 @@
      lsrr FIRSTHOP FINAL PORT  UDP to FINAL:PORT with an IPv4 loose source
                           route (IP_OPTIONS) through FIRSTHOP
      connect ADDR PORT SECS  TCP connect that gives up after SECS (ETIMEDOUT)
+     from SRC connect|sendto ...  the same from the source address SRC
      listen0 [SECS [inet6]]  TCP bind(port 0) and listen (IPv4, or IPv6 with
                           inet6): print the port, then "accepted" if a client
                           connects within SECS, else "none" (the client is
@@ -275,8 +276,32 @@ make_addr (const char *addr, const char *port, struct sockaddr_storage *sa)
   return 0;
 }
 
+/* A socket of @type for @sa, bound to the source address @src first when
+   there is one (the `from SRC` prefix), or -1.  */
 static int
-do_net (int type, int argc, char **argv)
+socket_from (const char *src, int type, const struct sockaddr_storage *sa)
+{
+  struct sockaddr_storage from;
+  socklen_t len;
+  int fd = socket (sa->ss_family, type | SOCK_CLOEXEC, 0);
+
+  if (fd < 0 || src == NULL)
+    return fd;
+  if ((len = make_addr (src, "0", &from)) == 0)
+    {
+      usage ();
+      exit (EXIT_USAGE);
+    }
+  if (bind (fd, (struct sockaddr *)&from, len) < 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+static int
+do_net (const char *src, int type, int argc, char **argv)
 {
   struct sockaddr_storage sa;
   socklen_t len;
@@ -284,7 +309,7 @@ do_net (int type, int argc, char **argv)
 
   if (argc != 2 || (len = make_addr (argv[0], argv[1], &sa)) == 0)
     return usage ();
-  fd = socket (sa.ss_family, type | SOCK_CLOEXEC, 0);
+  fd = socket_from (src, type, &sa);
   if (fd < 0)
     return report (fd);
   if (type == SOCK_STREAM)
@@ -1084,16 +1109,16 @@ done:
 }
 
 static int
-do_connect (int argc, char **argv)
+do_connect (const char *src, int argc, char **argv)
 {
   struct sockaddr_storage sa;
   socklen_t len;
   int fd;
 
   if (argc != 3)
-    return do_net (SOCK_STREAM, argc, argv);
+    return do_net (src, SOCK_STREAM, argc, argv);
   len = need_addr (argv[0], argv[1], &sa);
-  fd = socket (sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  fd = socket_from (src, SOCK_STREAM, &sa);
   if (fd < 0)
     return report (fd);
   return report (connect_within (fd, &sa, len, atoi (argv[2])));
@@ -1291,13 +1316,23 @@ do_abstract (int listening, int argc, char **argv)
 int
 main (int argc, char **argv)
 {
-  const char *cmd;
+  const char *cmd, *src = NULL;
 
   if (argc < 2)
     return usage ();
   cmd = argv[1];
   argc -= 2;
   argv += 2;
+  /* from SRC connect|sendto ...: the same from the source address SRC.  */
+  if (strcmp (cmd, "from") == 0 && argc >= 2)
+    {
+      src = argv[0];
+      cmd = argv[1];
+      argc -= 2;
+      argv += 2;
+      if (strcmp (cmd, "connect") != 0 && strcmp (cmd, "sendto") != 0)
+        return usage ();
+    }
 
   if (strcmp (cmd, "socket") == 0)
     return do_socket (argc, argv);
@@ -1308,9 +1343,9 @@ main (int argc, char **argv)
   if (strcmp (cmd, "write") == 0)
     return do_write (argc, argv);
   if (strcmp (cmd, "connect") == 0)
-    return do_connect (argc, argv);
+    return do_connect (src, argc, argv);
   if (strcmp (cmd, "sendto") == 0)
-    return do_net (SOCK_DGRAM, argc, argv);
+    return do_net (src, SOCK_DGRAM, argc, argv);
   if (strcmp (cmd, "bind") == 0)
     return do_bind (argc, argv);
   if (strcmp (cmd, "mount") == 0)

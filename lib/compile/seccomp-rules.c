@@ -7,7 +7,8 @@
 #include <string.h>
 #include "catalogue.h"
 #include "caps.h"
-#include "seccomp-plan.h"
+#include "seccomp-rules.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 /* One argument condition, and a rule as an AND of up to two of them on
@@ -403,23 +404,24 @@ resolvable (const json_t *seccomp, const char *name)
   return false;
 }
 
-static int
-deny_all (struct entitle_ctx_s *ctx, json_t *seccomp, char *const *deny, entitle_error_t *err)
+/* Under an allowing default a denial must name the syscall in a rule: one
+   libseccomp cannot resolve is a restriction this host does not enforce.  */
+static void
+deny_all (json_t *seccomp, char *const *deny, struct entitle_outcome_s *out)
 {
   for (; deny && *deny; deny++)
     {
       const struct restriction r = { 0, *deny, EPERM, NULL, 0, NULL, 0 };
       if (default_allows (seccomp) && !resolvable (seccomp, *deny))
         {
-          if (!ctx->config->warn_unenforceable)
-            return entitle_make_error (err, ENOSYS, "cannot deny syscall `%s`: libseccomp %u.%u does not know it",
-                                       *deny, seccomp_version ()->major, seccomp_version ()->minor);
-          entitle_log_warning (ctx->log, "cannot deny syscall `%s`: unknown to libseccomp", *deny);
+          char what[128];
+          snprintf (what, sizeof (what), "the denial of syscall `%s`", *deny);
+          entitle_outcome_lack (out, what, "libseccomp %u.%u does not know it", seccomp_version ()->major,
+                                seccomp_version ()->minor);
           continue;
         }
       apply_restriction (seccomp, &r);
     }
-  return 0;
 }
 
 /* Is @name in an allowing rule without argument conditions?  */
@@ -443,7 +445,7 @@ allowed_unconditionally (const json_t *seccomp, const char *name)
 /* Under a denying default, add one rule for what entitle allows: names
    already allowed without arguments, or denied by the plan, are left.  */
 static void
-allow_all (struct entitle_ctx_s *ctx, json_t *seccomp, const struct entitle_seccomp_plan_s *plan)
+allow_all (json_t *seccomp, const struct entitle_seccomp_plan_s *plan, struct entitle_outcome_s *out)
 {
   json_t *names = json_new (JSON_ARRAY), *rule;
 
@@ -453,7 +455,7 @@ allow_all (struct entitle_ctx_s *ctx, json_t *seccomp, const struct entitle_secc
         continue;
       if (!resolvable (seccomp, *p))
         {
-          entitle_log_debug (ctx->log, "syscall `%s` is unknown to libseccomp: not allowed", *p);
+          entitle_outcome_note (out, ENTITLE_LOG_DEBUG, "syscall `%s` is unknown to libseccomp: not allowed", *p);
           continue;
         }
       json_push (names, json_new_string (*p));
@@ -553,14 +555,13 @@ native_only (json_t *seccomp, const char *native)
 }
 
 int
-entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
-                       const struct entitle_seccomp_plan_s *plan, entitle_error_t *err)
+entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_seccomp_plan_s *plan,
+                       struct entitle_outcome_s *out, entitle_error_t *err)
 {
   json_t *linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
   json_t *seccomp = json_get (linux_, "seccomp");
   const char *const *archs = entitle_seccomp_host_archs ();
   size_t i;
-  int ret;
 
   if (archs == NULL && (needs_profile (plan) || (plan->allow && plan->allow[0]) || plan->clone_ns))
     return entitle_make_error (err, ENOTSUP, "entitle's seccomp rules do not cover this architecture (libseccomp's 0x%08x): see entitlements(7)",
@@ -579,9 +580,7 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
   if (plan->clone_no_ns)
     for (i = 0; i < N (clone_restrictions); i++)
       apply_restriction (seccomp, &clone_restrictions[i]);
-  ret = deny_all (ctx, seccomp, plan->deny, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
+  deny_all (seccomp, plan->deny, out);
   if (plan->fx & (FX_SOCK_UNIX | FX_SOCK_USER))
     native_only (seccomp, archs[0]);
   for (char *const *p = plan->allow; p && *p; p++)
@@ -591,7 +590,7 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
     {
       if (plan->clone_ns)
         allow_clone_ns (seccomp);
-      allow_all (ctx, seccomp, plan);
+      allow_all (seccomp, plan, out);
     }
   return 0;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef ENTITLE_SECCOMP_PLAN_H
-#define ENTITLE_SECCOMP_PLAN_H
+#ifndef ENTITLE_SECCOMP_RULES_H
+#define ENTITLE_SECCOMP_RULES_H
 
 #include <sched.h>
 #include <stdbool.h>
 #include "context.h"
 #include "json.h"
+#include "outcome.h"
 
 /* The clone(2) flags that make namespaces: what clone may not pass
    without CAP_SYS_ADMIN (Docker's profile masks the same).  */
@@ -30,25 +31,11 @@ struct entitle_seccomp_plan_s
  * restriction generates a complete profile (default action ERRNO/EPERM)
  * for the host's architectures; allowances alone change nothing there.
  * Rules are written so that runc (which ORs conditions on a repeated
- * argument index) and crun (which ANDs them) read them alike.
+ * argument index) and crun (which ANDs them) read them alike.  A denial
+ * libseccomp cannot express is noted in @out as unenforced.
  */
-int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec,
-                           const struct entitle_seccomp_plan_s *plan, entitle_error_t *err);
-
-/**
- * A complete profile for this host: default ERRNO/EPERM, the native
- * architecture and its sub-architectures, every syscall libseccomp knows
- * except the privileged ones, which @process's bounding set gates.
- */
-json_t *entitle_seccomp_generate (struct entitle_ctx_s *ctx, const json_t *process);
-
-/**
- * The seccomp architectures of this host as the profile names them, the
- * native one first, then those whose binaries it also runs (x86 and x32
- * on x86_64); NULL on an architecture entitle's rules were not written
- * for (entitlements(7) lists the supported ones).
- */
-const char *const *entitle_seccomp_host_archs (void);
+int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_seccomp_plan_s *plan,
+                           struct entitle_outcome_s *out, entitle_error_t *err);
 
 /** Is @action one that lets the syscall run (ALLOW, LOG, TRACE, NOTIFY)? */
 bool entitle_seccomp_action_allows (const char *action);

@@ -3,12 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compile.h"
+#include "request.h"
 #include "resolve.h"
 #include "utils.h"
-
-/* What a config asks for, resolved: shared by the rewrite and by
-   entitle-hook, which needs no compiler (so it links no libseccomp).  */
 
 /* The catalogue version a bundle asks for: newer than ours is refused
    (fail closed), older ones keep their documented meaning.  */

@@ -28,6 +28,20 @@ int shim_compile (struct shim_s *s, entitle_error_t *err);
 int shim_explain (struct shim_s *s, entitle_error_t *err);
 int shim_version (struct shim_s *s, entitle_error_t *err);
 int shim_probe_command (struct shim_s *s, entitle_error_t *err);
+int shim_help (struct shim_s *s, entitle_error_t *err);
+int shim_complete (struct shim_s *s, entitle_error_t *err);
+
+/** Is help asked for: `--help`, `help [COMMAND]`, or a command's `--help`?  */
+bool shim_help_asked (const struct shim_s *s);
+
+/**
+ * Read the admin config.  A bad one is an error for a command that applies
+ * @policy; otherwise a warning, and the runtime runs without it.
+ */
+int shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err);
+
+/** Find the wrapped runtime (@runtime, malloc'd) and mark it as the runtime.  */
+int shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err);
 
 /**
  * What this host offers entitle (DESIGN §4), for explain.  Returns a

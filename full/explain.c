@@ -9,19 +9,20 @@
 #include "compile.h"
 #include "rewrite.h"
 #include "entitlements.h"
+#include "help.h"
 #include "score.h"
 #include "utils.h"
 
-/* entitle explain [--json] ENT...: what each entitlement changes, for
+/* entitle explain [--json] [ENT...]: what each entitlement changes, for
    people, read from the same table the compiler uses, and which mechanism
-   enforces each part of it on this host.
-   entitle explain --score [--json] [-b DIR] [--config FILE]: how exposed
-   the bundle's container would be (lib/compile/score.c).  */
+   enforces each part of it on this host; without ENT, the catalogue.
+   entitle explain --score [--json] [-b DIR] [--config FILE] [--max SCORE]:
+   how exposed the bundle's container would be (lib/compile/score.c).  */
 
 struct explain_opts
 {
   bool json, score;
-  const char *bundle, *config;
+  const char *bundle, *config, *max;
   int first, n; /* the entitlements: argv[first .. first + n) */
 };
 
@@ -356,6 +357,8 @@ parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
         slot = &o->bundle;
       else if (strcmp (name, "config") == 0 || strcmp (name, "f") == 0)
         slot = &o->config;
+      else if (strcmp (name, "max") == 0)
+        slot = &o->max;
       else
         return entitle_make_error (err, EINVAL, "explain: unknown option `%s`", a);
       if (slot && i + 1 >= s->argc)
@@ -367,10 +370,8 @@ parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
   o->n = s->argc - i;
   if (o->score && o->n > 0)
     return entitle_make_error (err, EINVAL, "explain --score: unexpected argument `%s`", s->argv[i]);
-  if (!o->score && (o->bundle || o->config))
-    return entitle_make_error (err, EINVAL, "explain: --bundle and --config go with --score");
-  if (!o->score && o->n == 0)
-    return entitle_make_error (err, EINVAL, "explain: name at least one entitlement");
+  if (!o->score && (o->bundle || o->config || o->max))
+    return entitle_make_error (err, EINVAL, "explain: --bundle, --config and --max go with --score");
   return 0;
 }
 
@@ -394,16 +395,82 @@ lookup (const char *arg, const struct entitle_entry_s **out, entitle_error_t *er
   return 0;
 }
 
+/* The catalogue as `explain` lists it: each ladder narrow to wide, the
+   ladders in the order of their domains, then the modifiers by name.  */
+static size_t
+listing (const struct entitle_entry_s **out)
+{
+  size_t i, n, k = 0;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  int d, rung, top = 0;
+
+  for (i = 0; i < n; i++)
+    top = rows[i].rung > top ? rows[i].rung : top;
+  for (d = DOMAIN_NONE + 1; d <= DOMAIN_MODULES; d++)
+    for (rung = 1; rung <= top; rung++)
+      for (i = 0; i < n; i++)
+        if ((int)rows[i].domain == d && rows[i].rung == rung)
+          out[k++] = &rows[i];
+  for (i = 0; i < n; i++)
+    if (rows[i].rung == 0)
+      out[k++] = &rows[i];
+  return k;
+}
+
+static void
+list_text (const struct entitle_entry_s *const *e, size_t n)
+{
+  const char *last = NULL;
+  char name[64];
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    {
+      const char *head = e[i]->rung ? entitle_domain_name (e[i]->domain) : "modifiers, with any rung";
+      const char *form = e[i]->value ? e[i]->value->form : NULL;
+
+      if (last == NULL || strcmp (head, last) != 0)
+        printf ("%s%s:\n", last ? "\n" : "", head);
+      last = head;
+      snprintf (name, sizeof (name), "%s%s%s", e[i]->name, form ? "=" : "", form ? form : "");
+      if (strlen (name) > 20)
+        printf ("  %s\n%24s", name, "");
+      else
+        printf ("  %-20s  ", name);
+      shim_help_wrap (e[i]->summary, 24, 24);
+    }
+  printf ("\nEach ladder reads narrow to wide; one rung per ladder.  A modifier with a\n"
+          "value may repeat.  `entitle explain NAME...` says what each one changes and\n"
+          "how this host enforces it; see also entitlements(7).\n");
+}
+
 static int
 explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_error_t *err)
 {
+  const struct entitle_entry_s *entries[256];
   struct entitle_probe_s probe;
   struct host_s host = { NULL, NULL };
   entitle_error_t perr = NULL;
   cleanup_free char *why_not = NULL;
   cleanup_json json_t *all = json_new (JSON_ARRAY);
-  int i, ret;
+  size_t i, n = 0;
+  int ret;
 
+  if (o->n > (int)(sizeof (entries) / sizeof (entries[0])))
+    return entitle_make_error (err, E2BIG, "explain: more than %zu entitlements", sizeof (entries) / sizeof (entries[0]));
+  if (o->n == 0)
+    n = listing (entries);
+  for (i = 0; i < (size_t)o->n; i++)
+    {
+      ret = lookup (s->argv[o->first + i], &entries[n++], err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  if (o->n == 0 && !o->json)
+    {
+      list_text (entries, n);
+      return 0;
+    }
   if (shim_probe (s->ctx, &probe, &perr) < 0)
     {
       why_not = strdup (perr->msg);
@@ -412,20 +479,15 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
     }
   else
     host.probe = &probe;
-  for (i = o->first; i < o->first + o->n; i++)
+  for (i = 0; i < n; i++)
     {
-      const struct entitle_entry_s *e;
-
-      ret = lookup (s->argv[i], &e, err);
-      if (UNLIKELY (ret < 0))
-        return ret;
       if (o->json)
-        json_push (all, explain_json (e, &host));
+        json_push (all, explain_json (entries[i], &host));
       else
         {
-          if (i > o->first)
+          if (i > 0)
             putchar ('\n');
-          explain_text (e, &host);
+          explain_text (entries[i], &host);
         }
     }
   return o->json ? print_json (all, err) : 0;
@@ -445,6 +507,7 @@ score_text (const struct entitle_score_s *sc)
         any = true;
         printf ("%-20s %3d.%d  %s\n", sc->items[i].id, sc->items[i].cost / 10, sc->items[i].cost % 10,
                 sc->items[i].text);
+        printf ("%28slower it: %s\n", "", sc->items[i].fix);
       }
   if (!any)
     printf ("no check costs points\n");
@@ -475,10 +538,33 @@ score_json (const struct entitle_score_s *sc, entitle_error_t *err)
       json_set (c, "cost", tenths (sc->items[i].cost));
       json_set (c, "weight", tenths (sc->items[i].weight));
       json_set (c, "reason", json_new_string (sc->items[i].text));
+      json_set (c, "fix", sc->items[i].cost ? json_new_string (sc->items[i].fix) : json_new (JSON_NULL));
       json_push (checks, c);
     }
   json_set (doc, "checks", checks);
   return print_json (doc, err);
+}
+
+/* --max SCORE: 0 to 10, with at most one decimal, in tenths.  */
+static int
+parse_max (const char *arg, int *tenths, entitle_error_t *err)
+{
+  const char *p = arg;
+  int v = 0;
+
+  if (*p < '0' || *p > '9')
+    goto bad;
+  while (*p >= '0' && *p <= '9' && v <= 100)
+    v = v * 10 + (*p++ - '0') * 10;
+  if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+    v += p[1] - '0', p += 2;
+  if (*p == '\0' && v <= ENTITLE_SCORE_MAX)
+    {
+      *tenths = v;
+      return 0;
+    }
+bad:
+  return entitle_make_error (err, EINVAL, "explain --score: --max `%s`: expected a score from 0 to 10, such as 2.5", arg);
 }
 
 /* The config as it would run: what create would make of it (a bundle
@@ -490,9 +576,11 @@ explain_score (struct shim_s *s, const struct explain_opts *o, entitle_error_t *
   cleanup_json json_t *spec = NULL;
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_score_s sc;
+  int ret, max = ENTITLE_SCORE_MAX;
   size_t len;
-  int ret;
 
+  if (o->max && (ret = parse_max (o->max, &max, err)) < 0)
+    return ret;
   if (o->config)
     path = strdup (o->config);
   else if (asprintf (&path, "%s/config.json", o->bundle ? o->bundle : ".") < 0)
@@ -505,13 +593,18 @@ explain_score (struct shim_s *s, const struct explain_opts *o, entitle_error_t *
   if (ret == 0)
     ret = entitle_rewrite (s->ctx, spec, &final, err);
   if (ret >= 0)
-    ret = entitle_score (spec, &sc, err);
+    ret = entitle_score (spec, &final, &sc, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (o->json)
-    return score_json (&sc, err);
-  score_text (&sc);
-  return 0;
+    ret = score_json (&sc, err);
+  else
+    score_text (&sc);
+  /* For CI: the report is out, and the exit status says whether it passes.  */
+  if (ret == 0 && sc.total > max)
+    ret = entitle_make_error (err, ERANGE, "exposure %d.%d/10 is above --max %d.%d", sc.total / 10, sc.total % 10,
+                              max / 10, max % 10);
+  return ret;
 }
 
 int

@@ -27,35 +27,11 @@ static const struct command
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
   { "version", shim_version, false, false },
+  /* dispatch runs these two first: neither needs the admin config (help
+     reads it only to find the runtime, after printing entitle's part).  */
+  { "help", shim_help, true, false },
+  { "__complete", shim_complete, true, false },
 };
-
-static void
-usage (void)
-{
-  printf ("Usage: entitle [global options] COMMAND [options] [arguments]\n"
-          "\n"
-          "An OCI runtime that applies the container's entitlements, then runs\n"
-          "the wrapped runtime (runc or crun) with the same arguments.\n"
-          "\n"
-          "Commands entitle acts on:\n"
-          "  create, run, restore   rewrite config.json for the entitlements\n"
-          "  exec --process FILE    give FILE the container's process-level effects\n"
-          "  features               the runtime's features, with entitle's\n"
-          "Debug commands:\n"
-          "  compile [-b DIR] [--config FILE] [--entitlements LIST] [--diff]\n"
-          "  explain [--json] ENTITLEMENT...\n"
-          "                         what each entitlement changes, and how this host enforces it\n"
-          "  explain --score [--json] [-b DIR] [--config FILE]\n"
-          "                         how exposed the bundle's container would be (0-10)\n"
-          "  probe [--json]         what this kernel offers entitle (BPF, seccomp, Landlock, LSMs)\n"
-          "  version                entitle's version and the runtime's\n"
-          "Every other command and flag is the wrapped runtime's.\n"
-          "\n"
-          "Entitlements: annotation io.entitle.entitlements; admin config\n"
-          "--entitle-config=FILE, else $ENTITLE_CONFIG (set and empty: none), else\n"
-          "%s.  See entitle(8), entitlements(7), entitle.json(5).\n",
-          ENTITLE_CONFIG_FILE);
-}
 
 int
 shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
@@ -78,10 +54,39 @@ find_command (const char *name)
   return NULL;
 }
 
+/* The wrapped runtime, which runs under its mark from here on (captures
+   included).  */
+int
+shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err)
+{
+  int ret = entitle_runtime_find (s->ctx->config, runtime, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  s->runtime = *runtime;
+  entitle_runtime_mark (*runtime);
+  return 0;
+}
+
+int
+shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err)
+{
+  int ret = entitle_config_open ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config,
+                                 s->args.entitle_profile, err);
+
+  /* Commands that apply no policy reach the runtime regardless, found as
+     with no admin config (DESIGN §7: containers are never stranded).  */
+  if (UNLIKELY (ret < 0) && !policy)
+    {
+      entitle_log_warning (s->ctx->log, "%s; the runtime runs without it", (*err)->msg);
+      entitle_error_release (err);
+      return 0;
+    }
+  return ret;
+}
+
 static int
 dispatch (struct shim_s *s, entitle_error_t *err)
 {
-  struct entitle_config_s *cfg = (struct entitle_config_s *)s->ctx->config;
   cleanup_free char *runtime = NULL;
   const struct command *c;
   int ret;
@@ -89,32 +94,21 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (s->args.command == NULL && s->args.help)
-    {
-      usage ();
-      exit (EXIT_SUCCESS);
-    }
+  /* Help reads the admin config only if it shows the runtime's help;
+     completion never does.  */
+  if (shim_help_asked (s))
+    return shim_help (s, err);
   c = find_command (s->args.command);
-  ret = entitle_config_open (cfg, s->args.entitle_config, s->args.entitle_profile, err);
-  if (UNLIKELY (ret < 0))
-    {
-      /* Commands that apply no policy reach the runtime regardless, found
-         as with no admin config (DESIGN §7: containers are never
-         stranded).  */
-      if (c && c->policy)
-        return ret;
-      entitle_log_warning (s->ctx->log, "%s; the runtime runs without it", (*err)->msg);
-      entitle_error_release (err);
-    }
-  if (c && c->own)
-    return c->run (s, err);
-  ret = entitle_runtime_find (cfg, &runtime, err);
+  if (c && c->run == shim_complete)
+    return shim_complete (s, err);
+  ret = shim_load_config (s, c && c->policy, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  s->runtime = runtime;
-  /* Everything entitle-full runs from here on runs under the runtime's
-     mark, captures included.  */
-  entitle_runtime_mark (runtime);
+  if (c && c->own)
+    return c->run (s, err);
+  ret = shim_find_runtime (s, &runtime, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (s->args.command == NULL && s->args.version)
     return shim_version (s, err);
   if (c)

@@ -3,7 +3,8 @@
 # Install what entitle needs to build and to test, from Debian 12's packages.
 # libclang-rt-dev: libFuzzer and clang's sanitizer runtimes (make fuzz);
 # gcc's libasan and libubsan come with build-essential (--enable-sanitizers);
-# valgrind: make valgrind; protobuf-compiler: the CRI client of
+# valgrind: make valgrind; groff-base: the man page check (cli.bats);
+# protobuf-compiler: the CRI client of
 # test/data/engines/record.sh (which also needs podman, docker.io,
 # python3-grpcio, python3-protobuf and containernetworking-plugins; it is
 # run by hand, not in CI).
@@ -16,6 +17,6 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake pkg-config ca-certificates \
 	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
 	clang llvm bpftool clang-format \
-	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux \
+	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux groff-base \
 	node-ajv golang-github-opencontainers-specs-dev tcpdump \
 	libclang-rt-dev valgrind protobuf-compiler

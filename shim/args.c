@@ -27,6 +27,8 @@ static const char *const exec_values[] = { "console-socket", "pidfd-socket", "cw
 
 static const char *const ps_values[] = { "format", "f", NULL };
 
+static const char *const no_values[] = { NULL };
+
 struct command_flags
 {
   const char *name;
@@ -40,6 +42,7 @@ static const struct command_flags commands[] = {
   { "restore", restore_values, false },
   { "exec", exec_values, true },
   { "ps", ps_values, true },
+  { "features", no_values, false },
 };
 
 static bool
@@ -128,6 +131,8 @@ parse_command (int argc, char *const *argv, int i, const struct command_flags *c
         a->config = value;
       else if (is (name, len, "process", "p"))
         a->process = value;
+      else if (is (name, len, "help", "h") && strcmp (c->name, "ps") != 0)
+        a->command_help = true;
       else if (is (name, len, "cap", "c") && strcmp (c->name, "exec") == 0)
         {
           if (a->n_caps < ENTITLE_ARGS_MAX_CAPS)

@@ -39,6 +39,7 @@ struct entitle_args_s
   const char *caps[ENTITLE_ARGS_MAX_CAPS]; /**< exec --cap/-c values */
   int n_caps;                              /**< how many; more than the array holds is kept counting */
   bool missing_value;                      /**< a flag at the end without its value */
+  bool command_help;                       /**< --help/-h of create, run, restore, exec or features */
 };
 
 /**

@@ -92,14 +92,14 @@ exec_full (char **argv, entitle_error_t *err)
   return entitle_make_error (err, errno, "exec `%s`: %s", PKGLIBEXECDIR "/" FULL_NAME, strerror (errno));
 }
 
-/* The commands that apply policy, and entitle's own, which read the admin
-   config for it: they fail on a bad one.  Every other command reaches the
-   runtime regardless (DESIGN §7: containers are never stranded).  */
+/* The commands that apply policy fail on a bad admin config (entitle's
+   own, which read it too, fail in entitle-full).  Every other command
+   reaches the runtime regardless (DESIGN §7: containers are never
+   stranded).  */
 static bool
 needs_config (const char *c)
 {
-  return is (c, "create") || is (c, "run") || is (c, "restore") || is (c, "exec") || is (c, "compile")
-         || is (c, "explain") || is (c, "probe");
+  return is (c, "create") || is (c, "run") || is (c, "restore") || is (c, "exec");
 }
 
 /* @argv is the command line as given, for entitle-full; @rt_argv the same
@@ -116,7 +116,10 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (c == NULL && a->help)
+  /* entitle's own commands, help and completion: entitle-full reads the
+     admin config itself, where they need it.  */
+  if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
+      || is (c, "explain") || is (c, "probe"))
     return exec_full (argv, err);
   ret = entitle_config_open (cfg, a->entitle_config, a->entitle_profile, &cfg_err);
   if (UNLIKELY (ret < 0) && needs_config (c))
@@ -124,8 +127,6 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
       *err = cfg_err;
       return ret;
     }
-  if (is (c, "compile") || is (c, "explain") || is (c, "probe"))
-    return exec_full (argv, err);
   ret = entitle_runtime_find (cfg, &runtime, err);
   if (UNLIKELY (ret < 0))
     goto out;

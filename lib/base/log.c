@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 #include <yajl/yajl_gen.h>
@@ -16,7 +18,7 @@ static const char *const level_names[] = { "error", "warning", "info", "debug" }
 
 /* {"level":"error","msg":"...","time":"2006-01-02T15:04:05Z"}: the shape
    of runc's logrus JSON lines.  */
-static void
+static int
 write_json_line (int fd, enum entitle_log_level level, const char *msg)
 {
   char stamp[64];
@@ -25,9 +27,10 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   const unsigned char *buf;
   size_t len;
   yajl_gen g = yajl_gen_alloc (NULL);
+  int ret = -1;
 
   if (g == NULL)
-    return;
+    return -1;
   gmtime_r (&now, &tm);
   strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
   yajl_gen_map_open (g);
@@ -38,18 +41,16 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   yajl_gen_string (g, (const unsigned char *)"time", 4);
   yajl_gen_string (g, (const unsigned char *)stamp, strlen (stamp));
   yajl_gen_map_close (g);
-  if (yajl_gen_get_buf (g, &buf, &len) == yajl_gen_status_ok)
-    {
-      entitle_write_all (fd, (const char *)buf, len);
-      entitle_write_all (fd, "\n", 1);
-    }
+  if (yajl_gen_get_buf (g, &buf, &len) == yajl_gen_status_ok && entitle_write_all (fd, (const char *)buf, len) == 0)
+    ret = entitle_write_all (fd, "\n", 1);
   yajl_gen_free (g);
+  return ret;
 }
 
 /* time="..." level=error msg="...": logrus's text format, as runc writes
    it, with the message quoted as logrus quotes it (Go's %q: a quote or a
    backslash in it is escaped), so that a parser reads the whole line.  */
-static void
+static int
 write_text_line (int fd, enum entitle_log_level level, const char *msg)
 {
   char line[8192 + 64], stamp[64];
@@ -68,33 +69,48 @@ write_text_line (int fd, enum entitle_log_level level, const char *msg)
     }
   line[n++] = '"';
   line[n++] = '\n';
-  entitle_write_all (fd, line, n);
+  return entitle_write_all (fd, line, n);
 }
 
-static void
+/* crun's journald:ID and syslog:ID targets: entitle has no journal
+   client, but journald reads syslog too, so a line sent there is kept
+   under ID (or "entitle").  */
+static bool
+write_syslog (const char *target, enum entitle_log_level level, const char *msg)
+{
+  static const int priorities[] = { LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
+  const char *id = strchr (target, ':') + 1;
+
+  openlog (*id ? id : "entitle", LOG_PID, LOG_USER);
+  syslog (priorities[level], "%s", msg);
+  closelog ();
+  return true;
+}
+
+/* Append @msg to the --log target in the runtime's format.  Returns false
+   when the line could not be written there.  */
+static bool
 write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, const char *msg)
 {
   const char *path = log->path;
   cleanup_close int fd = -1;
 
-  /* crun accepts file:PATH; journald: and syslog: are crun's business.  */
+  /* crun accepts file:PATH.  */
   if (strncmp (path, "file:", 5) == 0)
     path += 5;
   else if (strncmp (path, "journald:", 9) == 0 || strncmp (path, "syslog:", 7) == 0)
-    return;
+    return write_syslog (path, level, msg);
   fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
-    return;
-  if (log->json)
-    write_json_line (fd, level, msg);
-  else
-    write_text_line (fd, level, msg);
+    return false;
+  return (log->json ? write_json_line (fd, level, msg) : write_text_line (fd, level, msg)) == 0;
 }
 
 void
 entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, const char *fmt, ...)
 {
   char msg[4096], line[4200];
+  bool logged = false;
   va_list ap;
   int n;
 
@@ -108,13 +124,19 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
   for (char *p = msg; *p; p++)
     if (*p == '\n')
       *p = ' ';
-  n = snprintf (line, sizeof (line), "entitle: %s%s\n",
-                level == ENTITLE_LOG_WARNING ? "warning: " : "", msg);
-  if (n > 0 && level != ENTITLE_LOG_DEBUG)
-    entitle_write_all (STDERR_FILENO, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
-  if (log && log->path)
+  if (log->path)
     {
       snprintf (line, sizeof (line), "entitle: %s", msg);
-      write_log_file (log, level, line);
+      logged = write_log_file (log, level, line);
     }
+  /* With a --log file, only errors go to stderr as well.  An engine gives
+     `create`, `run` and `exec` the container's own stdio (runc hands its
+     fds 0-2 to the container's process), so stderr there is the
+     application's log: a warning written to it would be read as the
+     application's.  The engine reads the --log file.  */
+  if (level == ENTITLE_LOG_DEBUG || (logged && level != ENTITLE_LOG_ERROR))
+    return;
+  n = snprintf (line, sizeof (line), "entitle: %s%s\n", level == ENTITLE_LOG_WARNING ? "warning: " : "", msg);
+  if (n > 0)
+    entitle_write_all (STDERR_FILENO, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
 }

@@ -6,7 +6,9 @@
 
 /* Messages go to stderr and, when the engine gave `--log`, to that file in
    the runtime's own format: containerd shows the last "level":"error" line
-   of log.json to the user (DESIGN §5).  */
+   of log.json to the user (DESIGN §5).  With a `--log`, only errors go to
+   stderr too: an engine runs create, run and exec with the container's own
+   stdio, so anything else on stderr would be read as the application's.  */
 
 enum entitle_log_level
 {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,6 +160,58 @@ entitle_catalogue_find (const char *name, size_t len)
         lo = mid + 1;
     }
   return NULL;
+}
+
+/* The longest name a hint is looked for: far more than any row's.  */
+#define CLOSEST_MAX 64
+
+/* Edits from @a to @b (the optimal string alignment distance: insert,
+   delete, replace, swap two neighbours), kept in three rows.  */
+static size_t
+edit_distance (const char *a, size_t alen, const char *b)
+{
+  size_t rows[3][CLOSEST_MAX + 1], blen = strlen (b), i, j;
+
+  if (blen > CLOSEST_MAX)
+    return SIZE_MAX;
+  for (j = 0; j <= blen; j++)
+    rows[0][j] = j;
+  for (i = 1; i <= alen; i++)
+    {
+      size_t *cur = rows[i % 3], *prev = rows[(i - 1) % 3], *prev2 = rows[(i + 1) % 3];
+      cur[0] = i;
+      for (j = 1; j <= blen; j++)
+        {
+          size_t cost = a[i - 1] != b[j - 1], d = prev[j - 1] + cost;
+          if (prev[j] + 1 < d)
+            d = prev[j] + 1;
+          if (cur[j - 1] + 1 < d)
+            d = cur[j - 1] + 1;
+          if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < d)
+            d = prev2[j - 2] + 1;
+          cur[j] = d;
+        }
+    }
+  return rows[alen % 3][blen];
+}
+
+const struct entitle_entry_s *
+entitle_catalogue_closest (const char *name, size_t len)
+{
+  const struct entitle_entry_s *best = NULL;
+  /* Two mistakes, or one in five letters of a longer name
+     (`security.confinement`); the rows are three or more apart.  */
+  size_t i, d, best_d = len < 10 ? 2 : len / 5;
+
+  if (len > CLOSEST_MAX)
+    return NULL;
+  for (i = 0; i < sizeof (catalogue) / sizeof (catalogue[0]); i++)
+    if ((d = edit_distance (name, len, catalogue[i].name)) <= best_d && (best == NULL || d < best_d))
+      {
+        best = &catalogue[i];
+        best_d = d;
+      }
+  return best;
 }
 
 const struct entitle_entry_s *

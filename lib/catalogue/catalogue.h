@@ -85,6 +85,14 @@ struct entitle_entry_s
 /** The row named @name (without any `=VALUE`), or NULL. */
 const struct entitle_entry_s *entitle_catalogue_find (const char *name, size_t len);
 
+/**
+ * The row whose name is closest to @name (@len bytes, without any
+ * `=VALUE`), for a "did you mean" hint: a few typing mistakes away (an
+ * extra, missing, wrong or swapped letter), else NULL.  For the error path
+ * only.
+ */
+const struct entitle_entry_s *entitle_catalogue_closest (const char *name, size_t len);
+
 /** All rows, sorted by name; @n receives the count. */
 const struct entitle_entry_s *entitle_catalogue_rows (size_t *n);
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "catalogue.h"
 #include "score.h"
 
 /* The exposure checks (lib/compile/score.h): a table, one row per check, each a
@@ -15,7 +16,18 @@ struct check_s
   int (*run) (const json_t *spec, const struct check_s *c, struct entitle_score_item_s *item);
   const char *arg;    /**< what run looks at (a capability, a namespace, a path) */
   const char *reason; /**< why failing it costs */
+  /* What lowers it: the entitlements with these effects (FX_*; for a
+     capability check, those that take the capability away), an applied
+     entitlement with the effects of @cause being why it costs; and what
+     to change in the engine's config.  */
+  unsigned fix, cause;
+  const char *change;
 };
+
+/* With the FX_* bits of a check's fix: the entitlements that restrict
+   system calls, which give a config without seccomp a profile that denies
+   by default.  */
+#define FIX_SECCOMP (1u << 31)
 
 static const char *const cap_sets[] = { "bounding", "effective", "inheritable", "permitted",
                                         "ambient", NULL };
@@ -54,31 +66,36 @@ lists_path (const json_t *spec, const char *key, const char *path)
   return json_array_find_string (json_get (json_get (spec, "linux"), key), path) >= 0;
 }
 
-static int
-check_cap (const json_t *spec, const struct check_s *c, struct entitle_score_item_s *item)
+/* The capabilities of @list (separated by spaces) that the process holds,
+   each after a space, in @held.  */
+static size_t
+held_caps (const json_t *spec, const char *list, char *held, size_t size)
 {
-  (void)item;
-  return holds_cap (spec, c->arg) ? c->weight : 0;
+  size_t len = 0, n;
+  char cap[32];
+
+  held[0] = '\0';
+  for (; *list; list += n + (list[n] == ' '))
+    {
+      n = strcspn (list, " ");
+      snprintf (cap, sizeof (cap), "%.*s", (int)n, list);
+      if (holds_cap (spec, cap) && len < size)
+        len += (size_t)snprintf (held + len, size - len, " %s", cap);
+    }
+  return len;
 }
 
-/* Any of the other capabilities that reach the whole host: one row, the
-   reason names those held.  */
+/* Any of the capabilities @c->arg names; a row of several names those
+   held in its reason.  */
 static int
-check_other_caps (const json_t *spec, const struct check_s *c, struct entitle_score_item_s *item)
+check_caps (const json_t *spec, const struct check_s *c, struct entitle_score_item_s *item)
 {
-  static const char *const caps[] = { "CAP_SYS_BOOT", "CAP_SYS_TIME", "CAP_MAC_ADMIN",
-                                      "CAP_MAC_OVERRIDE", "CAP_BPF", "CAP_PERFMON",
-                                      "CAP_SYSLOG", NULL };
-  const char *const *cap;
-  char held[160] = "";
-  size_t len = 0;
+  char held[160];
 
-  for (cap = caps; *cap; cap++)
-    if (holds_cap (spec, *cap))
-      len += (size_t)snprintf (held + len, sizeof (held) - len, " %s", *cap);
-  if (len == 0)
+  if (held_caps (spec, c->arg, held, sizeof (held)) == 0)
     return 0;
-  snprintf (item->text, sizeof (item->text), "%s:%s", c->reason, held);
+  if (strchr (c->arg, ' '))
+    snprintf (item->text, sizeof (item->text), "%s:%s", c->reason, held);
   return c->weight;
 }
 
@@ -94,6 +111,8 @@ check_seccomp (const json_t *spec, const struct check_s *c, struct entitle_score
     {
       snprintf (item->text, sizeof (item->text),
                 "seccomp allows by default (%s): only the calls it lists are denied", def);
+      /* An entitlement adds rules, never a default.  */
+      snprintf (item->fix, sizeof (item->fix), "give a profile that denies by default (the engine's default)");
       return c->weight / 2;
     }
   return 0;
@@ -175,28 +194,145 @@ check_lsm (const json_t *spec, const struct check_s *c, struct entitle_score_ite
   return 0;
 }
 
+#define CAP_CHANGE "take it out of the engine's config (no --privileged, --cap-drop)"
+
 static const struct check_s checks[] = {
-  { "cap-sys-admin", 30, check_cap, "CAP_SYS_ADMIN", "holds CAP_SYS_ADMIN: mounts, namespaces, most of the kernel's admin interfaces" },
-  { "cap-sys-module", 30, check_cap, "CAP_SYS_MODULE", "holds CAP_SYS_MODULE: may load kernel code" },
-  { "cap-sys-ptrace", 15, check_cap, "CAP_SYS_PTRACE", "holds CAP_SYS_PTRACE: may trace and read any process it can see" },
-  { "cap-net-admin", 10, check_cap, "CAP_NET_ADMIN", "holds CAP_NET_ADMIN: may reconfigure the network it is in" },
-  { "cap-dac-read-search", 10, check_cap, "CAP_DAC_READ_SEARCH", "holds CAP_DAC_READ_SEARCH: may read any file, open_by_handle_at escapes bind mounts" },
-  { "cap-sys-rawio", 10, check_cap, "CAP_SYS_RAWIO", "holds CAP_SYS_RAWIO: raw I/O ports and device memory" },
-  { "cap-other", 10, check_other_caps, NULL, "holds capabilities that reach the whole host" },
-  { "seccomp", 20, check_seccomp, NULL, "no seccomp profile: every system call is allowed" },
-  { "no-new-privileges", 10, check_nnp, NULL, "noNewPrivileges is not set: setuid files and file capabilities raise privileges" },
-  { "root-without-userns", 15, check_root, NULL, "runs as uid 0 without a user namespace: root inside is root outside" },
-  { "host-network", 15, check_host_ns, "network", "no network namespace: the host's network, its interfaces and abstract sockets" },
-  { "host-pid", 15, check_host_ns, "pid", "no pid namespace: sees and signals the host's processes" },
-  { "host-ipc", 5, check_host_ns, "ipc", "no ipc namespace: the host's shared memory and semaphores" },
-  { "kcore-unmasked", 5, check_masked, "/proc/kcore", "/proc/kcore is not masked: kernel memory" },
-  { "proc-sys-writable", 5, check_readonly, "/proc/sys", "/proc/sys is neither read-only nor masked: kernel settings" },
-  { "devices-all", 15, check_devices, NULL, "the device cgroup allows every device" },
-  { "lsm-unconfined", 5, check_lsm, NULL, "AppArmor unconfined or SELinux spc_t: no mandatory access control" },
+  { "cap-sys-admin", 30, check_caps, "CAP_SYS_ADMIN", "holds CAP_SYS_ADMIN: mounts, namespaces, most of the kernel's admin interfaces", 0, 0, CAP_CHANGE },
+  { "cap-sys-module", 30, check_caps, "CAP_SYS_MODULE", "holds CAP_SYS_MODULE: may load kernel code", 0, 0, CAP_CHANGE },
+  { "cap-sys-ptrace", 15, check_caps, "CAP_SYS_PTRACE", "holds CAP_SYS_PTRACE: may trace and read any process it can see", 0, 0, CAP_CHANGE },
+  { "cap-net-admin", 10, check_caps, "CAP_NET_ADMIN", "holds CAP_NET_ADMIN: may reconfigure the network it is in", 0, 0, CAP_CHANGE },
+  { "cap-dac-read-search", 10, check_caps, "CAP_DAC_READ_SEARCH", "holds CAP_DAC_READ_SEARCH: may read any file, open_by_handle_at escapes bind mounts", 0, 0, CAP_CHANGE },
+  { "cap-sys-rawio", 10, check_caps, "CAP_SYS_RAWIO", "holds CAP_SYS_RAWIO: raw I/O ports and device memory", 0, 0, CAP_CHANGE },
+  { "cap-other", 10, check_caps, "CAP_SYS_BOOT CAP_SYS_TIME CAP_MAC_ADMIN CAP_MAC_OVERRIDE CAP_BPF CAP_PERFMON CAP_SYSLOG", "holds capabilities that reach the whole host", 0, 0, "take them out of the engine's config (no --privileged, --cap-drop)" },
+  { "seccomp", 20, check_seccomp, NULL, "no seccomp profile: every system call is allowed", FIX_SECCOMP, 0, "give the engine's default profile (no seccomp=unconfined)" },
+  { "no-new-privileges", 10, check_nnp, NULL, "noNewPrivileges is not set: setuid files and file capabilities raise privileges", FX_NNP, 0, "set process.noNewPrivileges (--security-opt no-new-privileges)" },
+  { "root-without-userns", 15, check_root, NULL, "runs as uid 0 without a user namespace: root inside is root outside", 0, 0, "run as another user (process.user.uid) or in a user namespace (rootless, userns-remap)" },
+  { "host-network", 15, check_host_ns, "network", "no network namespace: the host's network, its interfaces and abstract sockets", FX_NEW_NETNS, FX_HOST_NETNS, "give it the engine's network (no --network host)" },
+  { "host-pid", 15, check_host_ns, "pid", "no pid namespace: sees and signals the host's processes", FX_NEW_PIDNS, FX_HOST_PIDNS, "give it a pid namespace (no --pid host)" },
+  { "host-ipc", 5, check_host_ns, "ipc", "no ipc namespace: the host's shared memory and semaphores", 0, 0, "give it an ipc namespace (no --ipc host)" },
+  { "kcore-unmasked", 5, check_masked, "/proc/kcore", "/proc/kcore is not masked: kernel memory", FX_SYS_RO, 0, "mask it (linux.maskedPaths, the engines' default)" },
+  { "proc-sys-writable", 5, check_readonly, "/proc/sys", "/proc/sys is neither read-only nor masked: kernel settings", FX_PROC_SYS_RO, FX_CLEAR_RO, "make it read-only (linux.readonlyPaths, the engines' default)" },
+  { "devices-all", 15, check_devices, NULL, "the device cgroup allows every device", FX_DEV_DEFAULT, FX_DEV_ALL, "drop the allow-all device rule (--privileged, a *:* rwm)" },
+  { "lsm-unconfined", 5, check_lsm, NULL, "AppArmor unconfined or SELinux spc_t: no mandatory access control", 0, FX_LSM_UNCONFINED, "give it the engine's AppArmor profile or SELinux type" },
 };
 
+static bool
+lists (const char *const *list, const char *s, size_t len)
+{
+  for (; list && *list; list++)
+    if (strlen (*list) == len && strncmp (*list, s, len) == 0)
+      return true;
+  return false;
+}
+
+/* Is some capability of @held (" CAP_A CAP_B") taken away by @row (every
+   one, with @all), or added by it?  */
+static bool
+row_caps (const struct entitle_entry_s *row, const char *held, bool add, bool all)
+{
+  size_t n;
+
+  for (held++; *held; held += n + (held[n] == ' '))
+    {
+      bool hit;
+      n = strcspn (held, " ");
+      hit = add ? lists (row->cap_add, held, n) : lists (row->cap_drop, held, n) || (row->cap_keep && !lists (row->cap_keep, held, n));
+      if (hit != all)
+        return hit;
+    }
+  return all;
+}
+
+/* The effects a row applies through seccomp, from the catalogue's own
+   words for them.  */
+static unsigned
+seccomp_effects (void)
+{
+  const struct entitle_fx_text_s *fx;
+  unsigned bits = 0;
+  size_t i, n;
+
+  fx = entitle_fx_texts (&n);
+  for (i = 0; i < n; i++)
+    if (strcmp (fx[i].mechanism, "seccomp") == 0)
+      bits |= fx[i].fx;
+  return bits;
+}
+
+/* Would asking for @row lower @c (@held: the capabilities it found)?  Only
+   an entitlement that widens nothing is offered.  */
+static bool
+fixes (const struct check_s *c, const char *held, const struct entitle_entry_s *row)
+{
+  if (row->cap_add || row->sys_allow
+      || (row->fx & (FX_HOST_NETNS | FX_HOST_PIDNS | FX_CLEAR_RO | FX_UNMASK | FX_LSM_UNCONFINED | FX_DEV_ALL)))
+    return false;
+  if (c->run == check_caps)
+    return row_caps (row, held, false, true);
+  if (c->fix & FIX_SECCOMP)
+    return row->sys_deny || (row->fx & seccomp_effects ());
+  return row->fx & c->fix;
+}
+
+static bool
+contradicts (const struct entitle_set_s *applied, const struct entitle_entry_s *row)
+{
+  size_t i;
+
+  for (i = 0; applied && i < applied->n; i++)
+    {
+      const struct entitle_entry_s *a = applied->items[i].entry;
+      if (lists (row->contradicts, a->name, strlen (a->name)) || lists (a->contradicts, row->name, strlen (row->name)))
+        return true;
+    }
+  return false;
+}
+
+/* `a`, `b` or `c`, after @lead, at the end of @buf.  */
+static void
+append_names (char *buf, size_t size, const char *lead, const struct entitle_entry_s *const *rows, size_t n)
+{
+  size_t i, len = strlen (buf);
+
+  for (i = 0; i < n && len < size; i++)
+    len += (size_t)snprintf (buf + len, size - len, "%s`%s%s`", i == 0 ? lead : i + 1 == n ? " or "
+                                                                                           : ", ",
+                             rows[i]->name, rows[i]->value ? "=..." : "");
+}
+
+/* What would lower @c, which costs: the applied entitlements that cause it,
+   those that would take it away, and the change to the engine's config.  */
+static void
+suggest (const json_t *spec, const struct check_s *c, const struct entitle_set_s *applied,
+         struct entitle_score_item_s *item)
+{
+  const struct entitle_entry_s *rows, *drop[64] = { NULL }, *ask[64] = { NULL };
+  size_t i, n, nd = 0, na = 0, len;
+  char held[160] = "";
+
+  if (item->fix[0])
+    return;
+  if (c->run == check_caps)
+    held_caps (spec, c->arg, held, sizeof (held));
+  rows = entitle_catalogue_rows (&n);
+  for (i = 0; i < n && i < 64; i++)
+    {
+      bool has = applied && entitle_set_has (applied, rows[i].name);
+      if (has && ((c->run == check_caps && row_caps (&rows[i], held, true, false)) || (rows[i].fx & c->cause)))
+        drop[nd++] = &rows[i];
+      else if (!has && fixes (c, held, &rows[i]) && !contradicts (applied, &rows[i]))
+        ask[na++] = &rows[i];
+    }
+  append_names (item->fix, sizeof (item->fix), "drop ", drop, nd);
+  if (na)
+    append_names (item->fix, sizeof (item->fix), nd ? "; ask for " : "ask for ", ask, na);
+  len = strlen (item->fix);
+  snprintf (item->fix + len, sizeof (item->fix) - len, "%s%s", len ? "; or " : "", c->change);
+}
+
 int
-entitle_score (const json_t *spec, struct entitle_score_s *out, entitle_error_t *err)
+entitle_score (const json_t *spec, const struct entitle_set_s *applied, struct entitle_score_s *out,
+               entitle_error_t *err)
 {
   size_t i;
 
@@ -212,6 +348,8 @@ entitle_score (const json_t *spec, struct entitle_score_s *out, entitle_error_t 
       item->weight = c->weight;
       snprintf (item->text, sizeof (item->text), "%s", c->reason);
       item->cost = c->run (spec, c, item);
+      if (item->cost > 0)
+        suggest (spec, c, applied, item);
       out->total += item->cost;
     }
   if (out->total > ENTITLE_SCORE_MAX)

@@ -2,6 +2,7 @@
 #ifndef ENTITLE_SCORE_H
 #define ENTITLE_SCORE_H
 
+#include "entitlements.h"
 #include "json.h"
 
 /* How exposed a container is, rated from its config.json as it would run,
@@ -22,6 +23,7 @@ struct entitle_score_item_s
   int weight;     /**< the most it costs, in tenths */
   int cost;       /**< what it costs this config, in tenths (0 when it passes) */
   char text[192]; /**< one line: why it costs (what it checks, when it does not) */
+  char fix[320];  /**< one line: what would lower it ("" when it costs nothing) */
 };
 
 struct entitle_score_s
@@ -31,8 +33,14 @@ struct entitle_score_s
   struct entitle_score_item_s items[32];
 };
 
-/** Rate @spec (a config.json object).  */
-int entitle_score (const json_t *spec, struct entitle_score_s *out, entitle_error_t *err);
+/**
+ * Rate @spec (a config.json object).  @applied, the final set of
+ * entitlements that made it (or NULL), names those that cause a cost; the
+ * fixes offered are the catalogue's entitlements that take it away and
+ * widen nothing.
+ */
+int entitle_score (const json_t *spec, const struct entitle_set_s *applied, struct entitle_score_s *out,
+                   entitle_error_t *err);
 
 /** OK, MEDIUM, EXPOSED or UNSAFE for @total tenths.  */
 const char *entitle_score_label (int total);

@@ -80,7 +80,11 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
     }
   e = entitle_catalogue_find (s, nlen);
   if (e == NULL)
-    return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`", (int)nlen, s);
+    {
+      const struct entitle_entry_s *hint = entitle_catalogue_closest (s, nlen);
+      return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`%s%s%s", (int)nlen, s,
+                                 hint ? ": did you mean `" : "", hint ? hint->name : "", hint ? "`?" : "");
+    }
   if (e->value && eq == NULL)
     return entitle_make_error (err, EINVAL, "entitlement `%s` needs a value (`%s=...`)", e->name, e->name);
   if (!e->value && eq)

@@ -9,6 +9,10 @@
 
 load helpers
 
+# These tests configure and build whole trees (three builds in one test):
+# minutes on two busy cores, not the two minutes a container test gets.
+BATS_TEST_TIMEOUT=600
+
 SRCDIR=${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}
 BUILDDIR=${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}
 

@@ -111,15 +111,15 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   run --separate-stderr "$ENTITLE" explain --frob network.none
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: explain: unknown option `--frob`' ]
-  run --separate-stderr "$ENTITLE" explain --json
-  [ "$status" -ne 0 ]
-  [ "$stderr" = 'entitle: explain: name at least one entitlement' ]
   run --separate-stderr "$ENTITLE" explain --score network.none
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: explain --score: unexpected argument `network.none`' ]
   run --separate-stderr "$ENTITLE" explain -b "$BUNDLE" network.none
   [ "$status" -ne 0 ]
-  [ "$stderr" = 'entitle: explain: --bundle and --config go with --score' ]
+  [ "$stderr" = 'entitle: explain: --bundle, --config and --max go with --score' ]
+  run --separate-stderr "$ENTITLE" explain --max 3 network.none
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: explain: --bundle, --config and --max go with --score' ]
   run --separate-stderr "$ENTITLE" explain --json network.bogus
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: unknown entitlement `network.bogus`' ]
@@ -174,16 +174,27 @@ EOF
   run --separate-stderr "$ENTITLE" explain --score --config "$BATS_TEST_TMPDIR/fixed.json"
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
-  expected='CHECK                 COST  REASON
-cap-sys-admin          3.0  holds CAP_SYS_ADMIN: mounts, namespaces, most of the kernel'"'"'s admin interfaces
+  # Each check that costs, and under it what would lower it.
+  expected=$(cat <<'EOF'
+CHECK                 COST  REASON
+cap-sys-admin          3.0  holds CAP_SYS_ADMIN: mounts, namespaces, most of the kernel's admin interfaces
+                            lower it: ask for `host.devices.none`, `security.confined` or `security.view`; or take it out of the engine's config (no --privileged, --cap-drop)
 cap-net-admin          1.0  holds CAP_NET_ADMIN: may reconfigure the network it is in
+                            lower it: ask for `network.egress=...`, `network.ingress=...`, `network.none`, `network.user`, `security.confined` or `security.view`; or take it out of the engine's config (no --privileged, --cap-drop)
 seccomp                2.0  no seccomp profile: every system call is allowed
+                            lower it: ask for `host.devices.none`, `network.none`, `network.user`, `security.confined` or `security.view`; or give the engine's default profile (no seccomp=unconfined)
 no-new-privileges      1.0  noNewPrivileges is not set: setuid files and file capabilities raise privileges
+                            lower it: ask for `security.confined` or `security.view`; or set process.noNewPrivileges (--security-opt no-new-privileges)
 root-without-userns    1.5  runs as uid 0 without a user namespace: root inside is root outside
-host-network           1.5  no network namespace: the host'"'"'s network, its interfaces and abstract sockets
-host-ipc               0.5  no ipc namespace: the host'"'"'s shared memory and semaphores
+                            lower it: run as another user (process.user.uid) or in a user namespace (rootless, userns-remap)
+host-network           1.5  no network namespace: the host's network, its interfaces and abstract sockets
+                            lower it: ask for `network.none`; or give it the engine's network (no --network host)
+host-ipc               0.5  no ipc namespace: the host's shared memory and semaphores
+                            lower it: give it an ipc namespace (no --ipc host)
 
-exposure 10.0/10 UNSAFE'
+exposure 10.0/10 UNSAFE
+EOF
+)
   [ "$output" = "$expected" ]
   run --separate-stderr "$ENTITLE" explain --score --json --config "$BATS_TEST_TMPDIR/fixed.json"
   [ "$status" -eq 0 ]
@@ -191,7 +202,7 @@ exposure 10.0/10 UNSAFE'
     and ([.checks[] | select(.cost > 0) | .id] == ["cap-sys-admin", "cap-net-admin", "seccomp",
       "no-new-privileges", "root-without-userns", "host-network", "host-ipc"])
     and ([.checks[].cost] | add) == 10.5
-    and all(.checks[]; .cost <= .weight and (.reason | length > 0))'
+    and all(.checks[]; .cost <= .weight and (.reason | length > 0) and ((.cost > 0) == (.fix | type == "string")))'
   # With a user namespace, noNewPrivileges and the network namespace, the same caps cost less.
   jq '.process.noNewPrivileges = true | .linux.namespaces += [{"type": "user"}, {"type": "network"}, {"type": "ipc"}]' \
     "$BATS_TEST_TMPDIR/fixed.json" >"$BATS_TEST_TMPDIR/fixed2.json"
@@ -228,4 +239,109 @@ exposure 10.0/10 UNSAFE'
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: annotation `io.entitle.entitlements`: unknown entitlement `network.bogus`' ]
   [ -z "$output" ]
+}
+
+@test "explain --score: each entitlement a check names as a fix lowers that check" {
+  (cd "$BUNDLE" && "$RUNC_BIN" spec)
+  # Wide open: no seccomp, host network and pid, nothing masked, every
+  # device, more capabilities, no noNewPrivileges.
+  jq '.linux.namespaces |= map(select(.type != "pid" and .type != "network")) | del(.linux.maskedPaths, .linux.readonlyPaths, .linux.seccomp)
+      | .linux.resources.devices = [{"allow": true, "access": "rwm"}] | .process.noNewPrivileges = false
+      | .process.capabilities |= map_values(. + ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SYS_PTRACE", "CAP_DAC_READ_SEARCH",
+          "CAP_SYS_RAWIO", "CAP_SYS_MODULE", "CAP_PERFMON"])' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/wide.json"
+  "$ENTITLE" explain --score --json --config "$BATS_TEST_TMPDIR/wide.json" >"$BATS_TEST_TMPDIR/score.json"
+  # "CHECK COST ENTITLEMENT", for every name after "ask for" but those
+  # that take a value.
+  jq -r '.checks[] | select(.cost > 0) | .id as $id | .cost as $cost
+      | (.fix | capture("ask for (?<names>[^;]*)").names // "" | [scan("`([a-z0-9.-]+)`")[0]] | .[])
+      | "\($id) \($cost) \(.)"' "$BATS_TEST_TMPDIR/score.json" >"$BATS_TEST_TMPDIR/fixes"
+  # Every check that costs here but root-without-userns names some.
+  [ "$(jq '[.checks[] | select(.cost > 0)] | length' "$BATS_TEST_TMPDIR/score.json")" -eq 15 ]
+  [ "$(cut -d' ' -f1 "$BATS_TEST_TMPDIR/fixes" | sort -u | wc -l)" -eq 14 ]
+  while read -r id cost ent; do
+    jq --arg e "$ent" '.annotations["io.entitle.entitlements"] = $e' "$BATS_TEST_TMPDIR/wide.json" >"$BATS_TEST_TMPDIR/t.json"
+    after=$("$ENTITLE" explain --score --json --config "$BATS_TEST_TMPDIR/t.json" | jq --arg id "$id" '.checks[] | select(.id == $id) | .cost')
+    if ! awk -v a="$after" -v b="$cost" 'BEGIN { exit !(a < b) }'; then
+      echo "$id costs $cost, and still $after with $ent" >&2
+      false
+    fi
+  done <"$BATS_TEST_TMPDIR/fixes"
+  # An applied entitlement that causes a cost is named to drop.
+  jq '.annotations["io.entitle.entitlements"] = "host.processes.admin"' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/pid.json"
+  write_entitle_config '{"grant": ["host.processes.admin"]}'
+  run --separate-stderr "$ENTITLE" explain --score --json --config "$BATS_TEST_TMPDIR/pid.json"
+  [ "$status" -eq 0 ]
+  jq -e '.checks[] | select(.id == "host-pid") | .cost == 1.5 and (.fix | startswith("drop `host.processes.admin`; ask for `host.processes.none`"))' <<<"$output"
+}
+
+@test "explain --score --max: after the report, exit 1 and one line above it, 0 at or below it" {
+  (cd "$BUNDLE" && "$RUNC_BIN" spec)
+  score=$(score_of "$BUNDLE/config.json")
+  run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE" --max "$score"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [[ "${lines[-1]}" == "exposure $score/10 "* ]]
+  below=$(awk -v s="$score" 'BEGIN { printf "%.1f", s - 0.1 }')
+  run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE" --max "$below"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "entitle: exposure $score/10 is above --max $below" ]
+  [[ "${lines[-1]}" == "exposure $score/10 "* ]]
+  run --separate-stderr "$ENTITLE" explain --score --json -b "$BUNDLE" --max 0
+  [ "$status" -eq 1 ]
+  jq -e '.exposure > 0' <<<"$output"
+  # What confines it passes a gate that the plain spec fails.
+  jq '.annotations["io.entitle.entitlements"] = "network.none,security.confined"' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/c.json"
+  run --separate-stderr "$ENTITLE" explain --score --config "$BATS_TEST_TMPDIR/c.json" --max 2.4
+  [ "$status" -eq 0 ]
+  for bad in 11 10.1 -1 abc 2.55 '' 1e1; do
+    run --separate-stderr "$ENTITLE" explain --score -b "$BUNDLE" --max "$bad"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "entitle: explain --score: --max \`$bad\`: expected a score from 0 to 10, such as 2.5" ]
+    [ -z "$output" ]
+  done
+}
+
+@test "explain: without a name, the catalogue: each ladder narrow to wide, then the modifiers" {
+  run --separate-stderr "$ENTITLE" explain
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  # The headings, in order: the ladders, then the modifiers.
+  [ "$(grep -E '^[a-z.]+:$|^modifiers' <<<"$output" | tr '\n' ' ')" = \
+    "network: security: host.devices: host.processes: host.modules: modifiers, with any rung: " ]
+  [[ "$output" == *"  network.none          no network: only AF_UNIX sockets"* ]]
+  [[ "$output" == *"  network.egress=CIDR[:PORT[-PORT]]"* ]]
+  [[ "$output" == *"  fs.write=PATH "* ]]
+  # The same rows as JSON, in the same order: rungs ascend in each ladder,
+  # modifiers last, every row once.
+  run --separate-stderr "$ENTITLE" explain --json
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/all.json"
+  text_names=$("$ENTITLE" explain | sed -n 's/^  \([a-z][a-z0-9.-]*\).*/\1/p' | tr '\n' ' ')
+  [ "$(jq -r '[.[].name] | join(" ")' "$BATS_TEST_TMPDIR/all.json") " = "$text_names" ]
+  jq -e '[.[] | select(.modifier | not) | [.domain, .rung]] as $l
+      | ($l | length) > 10 and all(range(1; $l | length); $l[. - 1][0] != $l[.][0] or $l[. - 1][1] < $l[.][1])' "$BATS_TEST_TMPDIR/all.json"
+  jq -e '(map(.modifier) | index(true)) as $m | all(.[$m:][]; .modifier) and ([.[].name] | length == (unique | length))' \
+    "$BATS_TEST_TMPDIR/all.json"
+  # Every name entitlements(7) lists (generated from the same rows).
+  man7="${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}/man/entitlements.7"
+  [ -f "$man7" ] || skip "entitlements(7) is not built"
+  [ "$(awk '/^\.SH CATALOGUE/ { c = 1; next } /^\.SH / { c = 0 } c && prev == ".TP" { print $2 } { prev = $0 }' "$man7" |
+    sed 's/=$//; s/\\-/-/g' | sort | tr '\n' ' ')" = \
+    "$(jq -r '.[].name' "$BATS_TEST_TMPDIR/all.json" | sort | tr '\n' ' ')" ]
+}
+
+@test "explain: an unknown name gets the closest known one, if one is close" {
+  run --separate-stderr "$ENTITLE" explain network.nnoe
+  [ "$status" -eq 1 ]
+  [ "$stderr" = 'entitle: unknown entitlement `network.nnoe`: did you mean `network.none`?' ]
+  [ -z "$output" ]
+  run --separate-stderr "$ENTITLE" explain security.confinement
+  [ "$stderr" = 'entitle: unknown entitlement `security.confinement`: did you mean `security.confined`?' ]
+  run --separate-stderr "$ENTITLE" explain network.none network.egres=10.0.0.0/8
+  [ "$status" -eq 1 ]
+  [ "$stderr" = 'entitle: unknown entitlement `network.egres`: did you mean `network.egress`?' ]
+  [ -z "$output" ]
+  # Nothing close: no guess.
+  run --separate-stderr "$ENTITLE" explain gpu.all
+  [ "$stderr" = 'entitle: unknown entitlement `gpu.all`' ]
 }

@@ -272,11 +272,29 @@ test_entitle_args_parse_help_version (void **state)
   assert_str (a.command, NULL);
   parse (ARGC (v), v, &a);
   assert_true (a.version);
-  /* A command's own --help is the command's business.  */
+  /* A command's own --help is the command's business: entitle-full
+     prints its part for the commands entitle acts on.  */
   parse (ARGC (create_help), create_help, &a);
   assert_false (a.help);
+  assert_true (a.command_help);
   assert_str (a.command, "create");
   assert_str (a.id, NULL);
+  {
+    char *exec_args[] = { "runc", "exec", "-t", "id", "sh", "--help" };
+    char *exec_help[] = { "runc", "exec", "-h" };
+    char *features_help[] = { "runc", "features", "--help" };
+    char *ps_help[] = { "runc", "ps", "--help" };
+
+    /* The process's --help is the process's.  */
+    parse (ARGC (exec_args), exec_args, &a);
+    assert_false (a.command_help);
+    parse (ARGC (exec_help), exec_help, &a);
+    assert_true (a.command_help);
+    parse (ARGC (features_help), features_help, &a);
+    assert_true (a.command_help);
+    parse (ARGC (ps_help), ps_help, &a);
+    assert_false (a.command_help);
+  }
 }
 
 static void

@@ -397,9 +397,31 @@ test_entitle_parse_one_unknown (void **state)
   msg = parse_one_fails ("x.y");
   assert_string_equal (msg, "unknown entitlement `x.y`");
   free (msg);
+  /* A name a few typing mistakes from a row gets it as a hint.  */
   msg = parse_one_fails ("network.none.x");
-  assert_string_equal (msg, "unknown entitlement `network.none.x`");
+  assert_string_equal (msg, "unknown entitlement `network.none.x`: did you mean `network.none`?");
   free (msg);
+  {
+    static const char *const typos[][2] = {
+      { "network.nnoe", "network.none" },
+      { "netwrk.none", "network.none" },
+      { "network.egres=10.0.0.0/8", "network.egress" },
+      { "security.confinement", "security.confined" },
+      { "host.device.none", "host.devices.none" },
+      { "fs.wirte", "fs.write" },
+    };
+    size_t i;
+    char want[256];
+
+    for (i = 0; i < sizeof (typos) / sizeof (typos[0]); i++)
+      {
+        msg = parse_one_fails (typos[i][0]);
+        snprintf (want, sizeof (want), "unknown entitlement `%.*s`: did you mean `%s`?",
+                  (int)strcspn (typos[i][0], "="), typos[i][0], typos[i][1]);
+        assert_string_equal (msg, want);
+        free (msg);
+      }
+  }
 }
 
 static void

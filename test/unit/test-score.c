@@ -43,7 +43,7 @@ rated (const char *text, int total, const char *label, const char *ids)
   char got[512] = "";
   size_t i;
 
-  assert_int_equal (entitle_score (spec, &s, &err), 0);
+  assert_int_equal (entitle_score (spec, NULL, &s, &err), 0);
   for (i = 0; i < s.n; i++)
     if (s.items[i].cost > 0)
       {
@@ -128,7 +128,7 @@ test_score_privileged_capped (void **state)
   size_t i;
 
   (void)state;
-  assert_int_equal (entitle_score (spec, &s, &err), 0);
+  assert_int_equal (entitle_score (spec, NULL, &s, &err), 0);
   for (i = 0; i < s.n; i++)
     {
       assert_int_equal (s.items[i].cost, s.items[i].weight);
@@ -159,6 +159,57 @@ test_score_namespaces_and_paths (void **state)
          45, "MEDIUM", "no-new-privileges root-without-userns devices-all lsm-unconfined");
 }
 
+/* The fix of @id when @text is rated as made by @applied (a list, or NULL).  */
+static void
+fix_is (const char *text, const char *applied, const char *id, const char *fix)
+{
+  cleanup_json json_t *spec = parse_ok (text);
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  struct entitle_score_s s;
+  entitle_error_t err = NULL;
+
+  if (applied)
+    assert_int_equal (entitle_parse_list (applied, "test", &set, &err), 0);
+  assert_int_equal (entitle_score (spec, applied ? &set : NULL, &s, &err), 0);
+  assert_string_equal (item (&s, id)->fix, fix);
+}
+
+/* Per check, what lowers it: the catalogue's entitlements that take it
+   away and widen nothing, the applied ones that cause it, the engine's
+   change; nothing for a check that costs nothing.  */
+static void
+test_score_fixes (void **state)
+{
+  static const char admin[] = "{" RUNC_PROCESS (RUNC_CAPS ", \"CAP_SYS_ADMIN\"", "") "," RUNC_LINUX ("") "}}";
+  static const char no_netns[] = "{" RUNC_PROCESS (RUNC_CAPS, "") ", \"linux\": {\"namespaces\": [{\"type\": \"pid\"}]}}";
+
+  (void)state;
+  fix_is (admin, NULL, "cap-sys-admin",
+          "ask for `host.devices.none`, `security.confined` or `security.view`; or take it out of the engine's "
+          "config (no --privileged, --cap-drop)");
+  fix_is (admin, "security.admin", "cap-sys-admin",
+          "drop `security.admin`; ask for `host.devices.none`, `security.confined` or `security.view`; or take it "
+          "out of the engine's config (no --privileged, --cap-drop)");
+  fix_is (admin, NULL, "cap-sys-module", "");
+  fix_is (admin, NULL, "seccomp",
+          "ask for `host.devices.none`, `network.none`, `network.user`, `security.confined` or `security.view`; "
+          "or give the engine's default profile (no seccomp=unconfined)");
+  fix_is (admin, NULL, "root-without-userns",
+          "run as another user (process.user.uid) or in a user namespace (rootless, userns-remap)");
+  /* An entitlement adds rules to a profile, never its default.  */
+  fix_is ("{\"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\"}}}", NULL, "seccomp",
+          "give a profile that denies by default (the engine's default)");
+  /* What contradicts an applied entitlement is not offered.  */
+  fix_is (no_netns, NULL, "host-network", "ask for `network.none`; or give it the engine's network (no --network host)");
+  fix_is (no_netns, "network.egress=10.0.0.0/8", "host-network", "give it the engine's network (no --network host)");
+  fix_is (no_netns, "network.host", "host-network",
+          "drop `network.host`; ask for `network.none`; or give it the engine's network (no --network host)");
+  /* Several capabilities: only what takes them all away.  */
+  fix_is ("{" RUNC_PROCESS ("\"CAP_BPF\", \"CAP_SYS_TIME\"", "") "}", "security.insecure", "cap-other",
+          "drop `security.insecure`; ask for `security.confined` or `security.view`; or take them out of the engine's config (no --privileged, "
+          "--cap-drop)");
+}
+
 static void
 test_score_labels (void **state)
 {
@@ -181,7 +232,7 @@ test_score_not_an_object (void **state)
   entitle_error_t err = NULL;
 
   (void)state;
-  assert_true (entitle_score (spec, &s, &err) < 0);
+  assert_true (entitle_score (spec, NULL, &s, &err) < 0);
   assert_string_equal (err->msg, "config is not a JSON object");
   entitle_error_release (&err);
 }
@@ -196,6 +247,7 @@ main (void)
     cmocka_unit_test (test_score_allow_default_seccomp),
     cmocka_unit_test (test_score_privileged_capped),
     cmocka_unit_test (test_score_namespaces_and_paths),
+    cmocka_unit_test (test_score_fixes),
     cmocka_unit_test (test_score_labels),
     cmocka_unit_test (test_score_not_an_object),
   };

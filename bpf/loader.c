@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "entitle-hash.h"
 #include "entitle.skel.h"
 #include "loader.h"
 #include "utils.h"
@@ -114,19 +115,15 @@ load_and_pin (entitle_error_t *err)
   return ret;
 }
 
-/* Which build of the programs is pinned: a hash of the embedded object,
-   kept in a one-entry map next to them.  After an upgrade the old pins
-   are replaced, not reused (containers started before keep the programs
-   they were attached with, and their policy, until their cgroup goes).  */
+/* Which build of the programs is pinned: a hash of the embedded object
+   (bpf/entitle-hash.h, taken at build time), kept in a one-entry map next
+   to them.  After an upgrade the old pins are replaced, not reused
+   (containers started before keep the programs they were attached with,
+   and their policy, until their cgroup goes).  */
 static uint64_t
 object_hash (void)
 {
-  size_t sz, i;
-  const unsigned char *p = entitle_bpf__elf_bytes (&sz);
-  uint64_t h = 14695981039346656037ull;
-  for (i = 0; i < sz; i++)
-    h = (h ^ p[i]) * 1099511628211ull;
-  return h;
+  return ENTITLE_BPF_HASH;
 }
 
 static bool

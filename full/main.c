@@ -134,6 +134,7 @@ main (int argc, char **argv)
   log.debug = s.args.debug;
   entitle_ctx_init (&ctx, &log, &cfg);
   ctx.root = s.args.root;
+  ctx.cgroup_unmanaged = s.args.no_cgroup_manager;
   s.ctx = &ctx;
   ret = dispatch (&s, &err);
   if (ret < 0)

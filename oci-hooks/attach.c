@@ -26,15 +26,10 @@
    poststop: remove a cgroup made here (everything else goes with the
    cgroup).  */
 
-/* The plan for the final set @final of the bundle's config: derived from
-   io.entitle.entitlements and the admin config, as create derived it,
-   never from io.entitle.applied.  */
 static int
-load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_set_s *final,
-           struct entitle_bpf_plan_s *plan, entitle_error_t *err)
+read_config (const struct hook_state_s *st, json_t **spec, entitle_error_t *err)
 {
   cleanup_free char *path = NULL, *raw = NULL;
-  cleanup_json json_t *spec = NULL;
   size_t len;
   int ret;
 
@@ -43,14 +38,59 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = json_parse (raw, len, &spec, err);
+  ret = json_parse (raw, len, spec, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
-  free (get_and_reset (&raw));
-  ret = entitle_final_set (ctx, spec, final, err);
+  return 0;
+}
+
+/* {"linux": {"sysctl": {KEY: ""...}}} from the comma-separated @keys: what
+   the plan reads of a config.  */
+static json_t *
+sysctl_spec (const char *keys)
+{
+  json_t *spec = json_new (JSON_OBJECT);
+  json_t *sysctl = json_get_or_add (json_get_or_add (spec, "linux", JSON_OBJECT), "sysctl", JSON_OBJECT);
+  cleanup_free char *copy = strdup (keys);
+  char *save = NULL;
+
+  if (copy == NULL)
+    abort ();
+  for (char *k = strtok_r (copy, ",", &save); k; k = strtok_r (NULL, ",", &save))
+    json_set (sysctl, k, json_new_string (""));
+  return spec;
+}
+
+/* The plan for the final set @final of the container: derived from its
+   io.entitle.entitlements and the admin config, as create derived it,
+   never from io.entitle.applied.  The state on stdin carries the config's
+   annotations, and create gives the hook the linux.sysctl keys
+   (--sysctls) that security.confined's program lets through: the config
+   itself, which can be megabytes, is read only where one of them is
+   missing (an old runtime's state, the hook from hooks.d).  */
+static int
+load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_set_s *final,
+           struct entitle_bpf_plan_s *plan, entitle_error_t *err)
+{
+  cleanup_json json_t *spec = NULL, *keys = NULL;
+  int ret = 0;
+
+  if (json_get (st->doc, "annotations") == NULL)
+    ret = read_config (st, &spec, err);
+  if (ret == 0)
+    ret = entitle_final_set (ctx, spec ? spec : st->doc, final, err);
+  if (ret == 0 && spec == NULL && entitle_bpf_reads_sysctls (final))
+    {
+      if (st->sysctls)
+        keys = sysctl_spec (st->sysctls);
+      else
+        ret = read_config (st, &spec, err);
+    }
   if (UNLIKELY (ret < 0))
     return ret;
-  return entitle_bpf_plan (plan, final, spec, err);
+  return entitle_bpf_plan (plan, final, keys ? keys : spec ? spec
+                                                           : st->doc,
+                           err);
 }
 
 /* A child cgroup of the one the container shares with its caller: made,
@@ -99,6 +139,7 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
             char *parent, entitle_error_t *err)
 {
   char rel[PATH_MAX], mine[PATH_MAX];
+  cleanup_close int lock = -1;
   int shared, n, ret;
 
   parent[0] = '\0';
@@ -116,6 +157,14 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
     return entitle_make_error (err, EBUSY, "the container's cgroup `%s` holds other processes: no policy there could be its own",
                                dir);
   strcpy (parent, dir);
+  /* The records of made cgroups are kept, and collected, only here: a
+     runtime that manages cgroups (runc, crun with a manager) never gets
+     one, and its containers pay nothing for them.  */
+  lock = hook_made_lock (ctx->config->state_dir, err);
+  if (UNLIKELY (lock < 0))
+    return lock;
+  hook_made_migrate (ctx->config->state_dir);
+  hook_made_collect (ctx->config->state_dir);
   return make_child (ctx, st, mnt, dir, len, err);
 }
 
@@ -146,7 +195,6 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
          entitle_error_t *err)
 {
   char mnt[256], dir[PATH_MAX], parent[PATH_MAX];
-  cleanup_close int lock = -1;
   int ret;
 
   if (st->pid <= 0)
@@ -154,15 +202,9 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
   if (UNLIKELY (ret < 0))
     return ret;
-  lock = hook_made_lock (ctx->config->state_dir, err);
-  if (UNLIKELY (lock < 0))
-    return lock;
-  hook_made_migrate (ctx->config->state_dir);
-  hook_made_collect (ctx->config->state_dir);
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  close (get_and_reset_fd (&lock));
   ret = attach_and_write (plan, dir, err);
   /* The create fails: a cgroup made for it goes now, not at the next
      hook (the runtime runs no poststop for a container it never made).  */
@@ -176,10 +218,12 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   return ret;
 }
 
-/* The programs this host lacks (by this boot's probe): a refusal, or
-   with on_unenforceable "warn" a warning and the plan without them; every
-   other restriction stays.  A host the probe cannot read is left to the
-   attach, which fails where a program cannot be attached.  */
+/* With on_unenforceable "warn": the programs this host lacks (by this
+   boot's probe) are left out with a warning; every other restriction
+   stays.  Without it the hook does not read the probe: create checked
+   it before the runtime started, and an attach this host cannot do fails
+   on its own, naming what it could not attach (a host the probe cannot
+   read is left to the attach likewise).  */
 static int
 leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final, struct entitle_bpf_plan_s *plan,
                    entitle_error_t *err)
@@ -191,6 +235,8 @@ leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final,
   unsigned missing;
   int ret;
 
+  if (!ctx->config->warn_unenforceable)
+    return 0;
   if (hook_probe_host (ctx, &probe, &why) < 0)
     {
       entitle_error_release (&why);

@@ -10,7 +10,7 @@
 #include "hook.h"
 #include "utils.h"
 
-/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] [--profile NAME] < state
+/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] [--profile NAME] [--sysctls KEYS] < state
    entitle-hook [--root DIR] [--config FILE] < state   (stage from the state)
    entitle-hook probe [--json]
    The runtime passes the container's state on stdin (runtime-spec,
@@ -22,7 +22,7 @@
 static int
 usage (void)
 {
-  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] [--profile NAME]\n"
+  fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] [--profile NAME] [--sysctls KEYS]\n"
          "                   [--log FILE [--log-format text|json]] < STATE\n"
          "       entitle-hook probe [--json]\n",
          stderr);
@@ -123,6 +123,8 @@ parse_args (int argc, char **argv, struct hook_state_s *st, const char **cmd)
       setenv ("ENTITLE_CONFIG", argv[i + 1], 1);
     else if (strcmp (argv[i], "--profile") == 0)
       st->profile = argv[i + 1];
+    else if (strcmp (argv[i], "--sysctls") == 0)
+      st->sysctls = argv[i + 1];
     else if (strcmp (argv[i], "--log") == 0)
       st->log.path = argv[i + 1];
     else if (strcmp (argv[i], "--log-format") == 0)

@@ -598,10 +598,142 @@ json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
   return generate (v, true, out, len, err);
 }
 
+/* The compact form is written here, not by yajl: it is what create writes
+   for every container (yajl's generator costs as much as the parse).  The
+   bytes are yajl's: the same escapes (\" \\ \b \f \n \r \t, \u00XX
+   for the other control bytes, upper-case hex) and UTF-8 checked.  */
+
+/* Is @s[@i..] a well-formed UTF-8 sequence of more than one byte?  Its
+   length, or 0.  */
+static size_t
+utf8_len (const unsigned char *s, size_t i, size_t len)
+{
+  unsigned char c = s[i];
+  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0            ? 3
+                                      : c >= 0xc2 && c <= 0xdf ? 2
+                                                               : 0;
+  size_t k;
+
+  if (n == 0 || i + n > len)
+    return 0;
+  for (k = 1; k < n; k++)
+    if ((s[i + k] & 0xc0) != 0x80)
+      return 0;
+  /* No overlong forms, surrogates or code points past U+10FFFF.  */
+  if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) || (c == 0xf0 && s[i + 1] < 0x90)
+      || (c == 0xf4 && s[i + 1] > 0x8f))
+    return 0;
+  return n;
+}
+
+static bool
+put_string (struct outbuf *o, const char *text, size_t len)
+{
+  static const char hex[] = "0123456789ABCDEF";
+  const unsigned char *s = (const unsigned char *)text;
+  size_t i = 0, run = 0;
+
+  out_append (o, "\"", 1);
+  while (i < len)
+    {
+      unsigned char c = s[i];
+      char esc[7] = { '\\', 0 };
+      size_t n = 2;
+
+      if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80)
+        {
+          i++;
+          continue;
+        }
+      if (c >= 0x80)
+        {
+          size_t u = utf8_len (s, i, len);
+          if (u == 0)
+            return false;
+          i += u;
+          continue;
+        }
+      out_append (o, text + run, i - run);
+      esc[1] = c == '"' ? '"' : c == '\\' ? '\\'
+                            : c == '\b'   ? 'b'
+                            : c == '\f'   ? 'f'
+                            : c == '\n'   ? 'n'
+                            : c == '\r'   ? 'r'
+                            : c == '\t'   ? 't'
+                                          : 'u';
+      if (esc[1] == 'u')
+        {
+          memcpy (esc + 2, "00", 2);
+          esc[4] = hex[c >> 4];
+          esc[5] = hex[c & 0xf];
+          n = 6;
+        }
+      out_append (o, esc, n);
+      run = ++i;
+    }
+  out_append (o, text + run, len - run);
+  out_append (o, "\"", 1);
+  return true;
+}
+
+static bool
+put_value (struct outbuf *o, const json_t *v)
+{
+  size_t i;
+
+  switch (v->type)
+    {
+    case JSON_NULL:
+      out_append (o, "null", 4);
+      return true;
+    case JSON_FALSE:
+      out_append (o, "false", 5);
+      return true;
+    case JSON_TRUE:
+      out_append (o, "true", 4);
+      return true;
+    case JSON_NUMBER:
+      out_append (o, v->text, v->len);
+      return true;
+    case JSON_STRING:
+      return put_string (o, v->text, v->len);
+    case JSON_OBJECT:
+    case JSON_ARRAY:
+      out_append (o, v->type == JSON_OBJECT ? "{" : "[", 1);
+      for (i = 0; i < v->n; i++)
+        {
+          if (i)
+            out_append (o, ",", 1);
+          if (v->type == JSON_OBJECT)
+            {
+              if (!put_string (o, v->keys[i], strlen (v->keys[i])))
+                return false;
+              out_append (o, ":", 1);
+            }
+          if (!put_value (o, v->items[i]))
+            return false;
+        }
+      out_append (o, v->type == JSON_OBJECT ? "}" : "]", 1);
+      return true;
+    }
+  return false;
+}
+
 int
 json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err)
 {
-  return generate (v, false, out, len, err);
+  struct outbuf o = { NULL, 0, 0 };
+
+  if (!put_value (&o, v))
+    {
+      free (o.p);
+      return entitle_make_error (err, EINVAL, "generate JSON: invalid UTF-8 in a string");
+    }
+  out_append (&o, "\n", 1);
+  o.p[o.n] = '\0';
+  *out = o.p;
+  *len = o.n;
+  return 0;
 }
 
 json_t *
@@ -675,6 +807,21 @@ json_remove_at (json_t *arr, size_t i)
     memmove (&arr->keys[i], &arr->keys[i + 1], (arr->n - i - 1) * sizeof (*arr->keys));
   memmove (&arr->items[i], &arr->items[i + 1], (arr->n - i - 1) * sizeof (*arr->items));
   arr->n--;
+}
+
+size_t
+json_array_drop (json_t *arr, bool (*drop) (const json_t *item, void *data), void *data)
+{
+  size_t i, kept = 0;
+
+  for (i = 0; i < arr->n; i++)
+    if (drop (arr->items[i], data))
+      json_free (arr->items[i]);
+    else
+      arr->items[kept++] = arr->items[i];
+  i = arr->n - kept;
+  arr->n = kept;
+  return i;
 }
 
 const char *

@@ -101,6 +101,10 @@ void json_push (json_t *arr, json_t *val);
 /** Remove and free member @i of the array or object @arr. */
 void json_remove_at (json_t *arr, size_t i);
 
+/** Remove and free, in one pass, every element of array @arr for which
+    @drop (given @data) is true; returns how many.  */
+size_t json_array_drop (json_t *arr, bool (*drop) (const json_t *item, void *data), void *data);
+
 /** The string of @v, or NULL when @v is not a string. */
 const char *json_string (const json_t *v);
 

@@ -22,6 +22,16 @@ entitle_bpf_needed (const struct entitle_set_s *set)
   return attach;
 }
 
+bool
+entitle_bpf_reads_sysctls (const struct entitle_set_s *set)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (set->items[i].entry->policy & POL_SYSCTL_RO)
+      return true;
+  return false;
+}
+
 char *
 entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach)
 {

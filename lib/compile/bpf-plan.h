@@ -39,4 +39,8 @@ char *entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach);
 /** The programs @set needs (ATTACH_BIT mask).  */
 unsigned entitle_bpf_needed (const struct entitle_set_s *set);
 
+/** Does the plan of @set read the config's linux.sysctl keys (the sysctl
+    program lets the runtime write those)?  */
+bool entitle_bpf_reads_sysctls (const struct entitle_set_s *set);
+
 #endif

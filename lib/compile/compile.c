@@ -13,6 +13,7 @@
 #include "paths.h"
 #include "resolve.h"
 #include "seccomp-rules.h"
+#include "strset.h"
 #include "utils.h"
 
 /* The union of what the rows of a set do.  */
@@ -26,17 +27,50 @@ struct effects
 };
 
 static void
+strv_push (char ***v, size_t *n, const char *s)
+{
+  *v = realloc (*v, (*n + 2) * sizeof (char *));
+  if (*v == NULL || (s = strdup (s)) == NULL)
+    abort ();
+  (*v)[(*n)++] = (char *)s;
+  (*v)[*n] = NULL;
+}
+
+static void
 strv_add (char ***v, size_t *n, const char *s)
 {
   size_t i;
   for (i = 0; i < *n; i++)
     if (strcmp ((*v)[i], s) == 0)
       return;
-  *v = realloc (*v, (*n + 2) * sizeof (char *));
-  if (*v == NULL || (s = strdup (s)) == NULL)
-    abort ();
-  (*v)[(*n)++] = (char *)s;
-  (*v)[*n] = NULL;
+  strv_push (v, n, s);
+}
+
+/* A list of syscall names kept unique through @seen: plan_seccomp builds
+   lists of a hundred names, where strv_add's scan would cost more than
+   the rest of the plan.  */
+struct names_s
+{
+  char ***v;
+  size_t *n;
+  struct entitle_strset_s seen;
+};
+
+static void
+names_add (struct names_s *l, const char *s)
+{
+  if (!entitle_strset_has (&l->seen, s, strlen (s)))
+    {
+      strv_push (l->v, l->n, s);
+      entitle_strset_add (&l->seen, (*l->v)[*l->n - 1], strlen (s));
+    }
+}
+
+static void
+names_add_all (struct names_s *l, const char *const *list)
+{
+  for (; list && *list; list++)
+    names_add (l, *list);
 }
 
 static void
@@ -181,38 +215,54 @@ entitle_compile_process (struct entitle_ctx_s *ctx, json_t *process, const struc
 /* A syscall gated on a capability taken away stays allowed only if another
    capability still held gates it too, or the kernel no longer gates it
    (ptrace from Linux 4.8 on, as Docker's profile).  */
+/* Is @s gated by a capability of the table other than @g[@i] that
+   @process holds (@held, per row)?  */
+static bool
+gated_by_other (const struct entitle_cap_syscalls_s *g, size_t n, size_t i, const bool *held, const char *s)
+{
+  size_t k;
+  for (k = 0; k < n; k++)
+    if (k != i && held[k])
+      for (const char *const *t = g[k].syscalls; *t; t++)
+        if (strcmp (*t, s) == 0)
+          return true;
+  return false;
+}
+
 static void
 plan_seccomp (const json_t *process, const struct effects *e, struct entitle_seccomp_plan_s *plan,
               char ***deny, size_t *n_deny, char ***allow, size_t *n_allow)
 {
+  struct names_s d = { deny, n_deny, { 0 } }, a = { allow, n_allow, { 0 } };
   const struct entitle_cap_syscalls_s *g;
+  bool held[64];
   size_t n, i;
 
+  g = entitle_cap_gated (&n);
+  if (n > sizeof (held) / sizeof (held[0]))
+    abort ();
+  entitle_strset_init (&d.seen, 128);
+  entitle_strset_init (&a.seen, 32);
   /* A rung's "still deny" yields to another ladder's explicit allowance
      (security.admin and host.modules.admin load modules); a capability
      taken away still takes its syscalls away below.  */
   for (char **p = e->sys_deny; p && *p; p++)
     if (!entitle_strv_has (e->sys_allow, *p))
-      strv_add (deny, n_deny, *p);
-  strv_add_all (allow, n_allow, (const char *const *)e->sys_allow);
-  g = entitle_cap_gated (&n);
+      names_add (&d, *p);
+  names_add_all (&a, (const char *const *)e->sys_allow);
   for (i = 0; i < n; i++)
     {
-      bool held = entitle_caps_bounding_has (process, g[i].cap);
-      if (held && entitle_strv_has (e->cap_add, g[i].cap))
-        strv_add_all (allow, n_allow, g[i].syscalls);
+      held[i] = entitle_caps_bounding_has (process, g[i].cap);
+      if (held[i] && entitle_strv_has (e->cap_add, g[i].cap))
+        names_add_all (&a, g[i].syscalls);
     }
   for (i = 0; i < n; i++)
     if (removes (e, g[i].cap))
       for (const char *const *s = g[i].syscalls; *s; s++)
-        {
-          bool other = entitle_cap_ungated (*s);
-          for (size_t k = 0; k < n; k++)
-            for (const char *const *t = g[k].syscalls; *t && k != i; t++)
-              other |= strcmp (*t, *s) == 0 && entitle_caps_bounding_has (process, g[k].cap);
-          if (!other)
-            strv_add (deny, n_deny, *s);
-        }
+        if (!entitle_cap_ungated (*s) && !gated_by_other (g, n, i, held, *s))
+          names_add (&d, *s);
+  entitle_strset_free (&d.seen);
+  entitle_strset_free (&a.seen);
   plan->deny = *deny;
   plan->allow = *allow;
   plan->fx = e->fx & (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY);
@@ -229,18 +279,20 @@ apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e,
   cleanup_strv char **deny = NULL, **allow = NULL;
   size_t n_deny = 0, n_allow = 0;
   json_t *linux_ = json_get (spec, "linux");
+  json_t *annotations = json_get (spec, "annotations");
+  /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp: a
+     profile entitle changes must not be shadowed by it.  Only then is the
+     profile kept to compare (a copy of a few hundred names).  */
+  bool shadowed = json_get (annotations, "run.oci.seccomp_bpf_data") != NULL;
   json_t *old = json_get (linux_, "seccomp");
-  cleanup_json json_t *before = old ? json_clone (old) : NULL;
-  json_t *annotations;
+  cleanup_json json_t *before = shadowed && old ? json_clone (old) : NULL;
   int ret;
 
   plan_seccomp (json_get (spec, "process"), e, &plan, &deny, &n_deny, &allow, &n_allow);
   ret = entitle_seccomp_apply (ctx, spec, &plan, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp.  */
-  annotations = json_get (spec, "annotations");
-  if (!json_equal (before, json_get (linux_, "seccomp")) && json_del (annotations, "run.oci.seccomp_bpf_data"))
+  if (shadowed && !json_equal (before, json_get (linux_, "seccomp")) && json_del (annotations, "run.oci.seccomp_bpf_data"))
     entitle_outcome_note (out, ENTITLE_LOG_WARNING,
                           "removed annotation `run.oci.seccomp_bpf_data`: it would replace the seccomp profile entitle wrote");
   return 0;

@@ -2,8 +2,10 @@
 #include <config.h>
 #include <limits.h>
 #include <string.h>
+#include "bpf-plan.h"
 #include "catalogue.h"
 #include "hooks.h"
+#include "utils.h"
 
 /* The OCI hooks that attach entitle's cgroup programs (DESIGN §4).  The
    hook gets the runtime root (containers are keyed by root and id), the
@@ -37,8 +39,31 @@ own_hook (const json_t *list, const char *stage)
   return NULL;
 }
 
+/* The config's linux.sysctl keys, comma-separated (malloc'd): what
+   security.confined's sysctl program lets the runtime write.  */
+static char *
+sysctl_keys (const json_t *spec)
+{
+  const json_t *s = json_get (json_get (spec, "linux"), "sysctl");
+  size_t i, len = 1;
+  char *out;
+
+  for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
+    len += strlen (s->keys[i]) + 1;
+  out = calloc (1, len);
+  if (out == NULL)
+    abort ();
+  for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
+    {
+      if (i)
+        strcat (out, ",");
+      strcat (out, s->keys[i]);
+    }
+  return out;
+}
+
 static json_t *
-hook_args (struct entitle_ctx_s *ctx, const char *stage)
+hook_args (struct entitle_ctx_s *ctx, const char *stage, const json_t *spec, const struct entitle_set_s *set)
 {
   json_t *args = json_new (JSON_ARRAY);
 
@@ -56,6 +81,14 @@ hook_args (struct entitle_ctx_s *ctx, const char *stage)
       json_push (args, json_new_string ("--profile"));
       json_push (args, json_new_string (ctx->config->profile->name));
     }
+  /* The hook reads the container's entitlements from the state on stdin;
+     given the sysctl keys, it need not read the config at all.  */
+  if (strcmp (stage, "createRuntime") == 0 && entitle_bpf_reads_sysctls (set))
+    {
+      cleanup_free char *keys = sysctl_keys (spec);
+      json_push (args, json_new_string ("--sysctls"));
+      json_push (args, json_new_string (keys));
+    }
   /* crun keeps a hook's stderr to itself: the runtime's log file is where
      the engine looks.  */
   if (ctx->log && ctx->log->path)
@@ -71,7 +104,8 @@ hook_args (struct entitle_ctx_s *ctx, const char *stage)
 /* Written anew each time (a bundle compiled again gets this call's hook,
    config and log), in place, so that the same call gives the same bytes.  */
 static void
-add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
+add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage, const json_t *spec,
+          const struct entitle_set_s *set)
 {
   json_t *list = json_get_or_add (hooks, stage, JSON_ARRAY);
   json_t *hook = own_hook (list, stage);
@@ -84,7 +118,24 @@ add_hook (struct entitle_ctx_s *ctx, json_t *hooks, const char *stage)
   char buf[PATH_MAX];
 
   json_set (hook, "path", json_new_string (entitle_config_hook (ctx->config, buf, sizeof (buf))));
-  json_set (hook, "args", hook_args (ctx, stage));
+  json_set (hook, "args", hook_args (ctx, stage, spec, set));
+}
+
+/* entitle's own hook of @stage, if an earlier compile wrote one.  */
+static void
+drop_hook (json_t *hooks, const char *stage)
+{
+  json_t *list = json_get (hooks, stage);
+  size_t i;
+
+  for (i = 0; list && list->type == JSON_ARRAY && i < list->n; i++)
+    if (list->items[i] == own_hook (list, stage))
+      {
+        json_remove_at (list, i);
+        break;
+      }
+  if (list && list->type == JSON_ARRAY && list->n == 0)
+    json_del (hooks, stage);
 }
 
 int
@@ -97,7 +148,13 @@ entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle
   if (!entitle_needs_bpf (set))
     return 0;
   hooks = json_get_or_add (spec, "hooks", JSON_OBJECT);
-  add_hook (ctx, hooks, "createRuntime");
-  add_hook (ctx, hooks, "poststop");
+  add_hook (ctx, hooks, "createRuntime", spec, set);
+  /* The programs and the policy go with the cgroup: poststop has work only
+     where the hook may make the cgroup (the runtime manages none), and is
+     a fork and exec of the hook per container less where it does not.  */
+  if (ctx->cgroup_unmanaged)
+    add_hook (ctx, hooks, "poststop", spec, set);
+  else
+    drop_hook (hooks, "poststop");
   return 0;
 }

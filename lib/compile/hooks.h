@@ -10,7 +10,8 @@
 bool entitle_needs_bpf (const struct entitle_set_s *set);
 
 /**
- * Add entitle-hook to @spec's createRuntime and poststop hooks when @set
+ * Add entitle-hook to @spec's createRuntime hooks (and poststop where the
+ * runtime manages no cgroup: ctx->cgroup_unmanaged) when @set
  * needs cgroup BPF (once: an entry already there is kept).
  */
 int entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,

@@ -33,6 +33,10 @@ struct entitle_outcome_s
   size_t n_notes;
   struct entitle_lack_s *lacks;
   size_t n_lacks;
+  /** The compile allowed syscalls in a profile (added or lifted allowances,
+      clone with namespaces): only then can its seccomp part widen, and only
+      then does the trust rule compare the profiles name by name.  */
+  bool syscalls_allowed;
 };
 
 /** Note a line to log at @level (a warning, a debug line).  @out may be NULL: nothing kept.  */

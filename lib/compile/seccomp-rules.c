@@ -9,6 +9,7 @@
 #include "caps.h"
 #include "seccomp-rules.h"
 #include "seccomp-profile.h"
+#include "strset.h"
 #include "utils.h"
 
 /* One argument condition, and a rule as an AND of up to two of them on
@@ -188,14 +189,15 @@ cond_json (const struct cond *c)
 
 /* Append {names:[name], action, errnoRet?, args?} unless an equal rule is
    there already.  */
+/* Add the rule {@names (taken), @action, @errno_ret, @args (taken)},
+   unless an equal one is there.  */
 static void
-add_rule (json_t *seccomp, const char *name, const char *action, unsigned errno_ret, json_t *args)
+add_names_rule (json_t *seccomp, json_t *names, const char *action, unsigned errno_ret, json_t *args)
 {
   json_t *syscalls = json_get_or_add (seccomp, "syscalls", JSON_ARRAY);
-  json_t *r = json_new (JSON_OBJECT), *names = json_new (JSON_ARRAY);
+  json_t *r = json_new (JSON_OBJECT);
   size_t i;
 
-  json_push (names, json_new_string (name));
   json_set (r, "names", names);
   json_set (r, "action", json_new_string (action));
   if (errno_ret)
@@ -209,6 +211,15 @@ add_rule (json_t *seccomp, const char *name, const char *action, unsigned errno_
         return;
       }
   json_push (syscalls, r);
+}
+
+static void
+add_rule (json_t *seccomp, const char *name, const char *action, unsigned errno_ret, json_t *args)
+{
+  json_t *names = json_new (JSON_ARRAY);
+
+  json_push (names, json_new_string (name));
+  add_names_rule (seccomp, names, action, errno_ret, args);
 }
 
 /* Remove @name from every allowing rule, whatever its arguments; the rules
@@ -404,15 +415,52 @@ resolvable (const json_t *seccomp, const char *name)
   return false;
 }
 
-/* Under an allowing default a denial must name the syscall in a rule: one
-   libseccomp cannot resolve is a restriction this host does not enforce.  */
+static bool
+named_in (const json_t *item, void *set)
+{
+  return item->type == JSON_STRING && entitle_strset_has (set, item->text, item->len);
+}
+
+/* Take every name of @set out of the allowing rules of @seccomp, whatever
+   their arguments, dropping a rule left with none: one pass over the
+   profile however many names (a confined container denies about a
+   hundred, Docker's profile allows some three hundred).  */
+static void
+remove_allowing_all (json_t *seccomp, const struct entitle_strset_s *set)
+{
+  json_t *syscalls = json_get (seccomp, "syscalls");
+  size_t i;
+
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n;)
+    {
+      json_t *r = syscalls->items[i], *names = json_get (r, "names");
+      if (names && names->type == JSON_ARRAY && entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+          && json_array_drop (names, named_in, (void *)set) > 0 && names->n == 0)
+        json_remove_at (syscalls, i);
+      else
+        i++;
+    }
+}
+
+/* Deny each name of @deny whatever its arguments, with EPERM: out of every
+   allowing rule, and into one rule of its own where the default action
+   would not give EPERM.  Under an allowing default a denial must name the
+   syscall in a rule: one libseccomp cannot resolve is a restriction this
+   host does not enforce.  */
 static void
 deny_all (json_t *seccomp, char *const *deny, struct entitle_outcome_s *out)
 {
+  cleanup_strset struct entitle_strset_s set = { 0 };
+  json_t *names = json_new (JSON_ARRAY);
+  bool allowing = default_allows (seccomp);
+  size_t n = 0;
+
+  for (char *const *d = deny; d && *d; d++)
+    n++;
+  entitle_strset_init (&set, n);
   for (; deny && *deny; deny++)
     {
-      const struct restriction r = { 0, *deny, EPERM, NULL, 0, NULL, 0 };
-      if (default_allows (seccomp) && !resolvable (seccomp, *deny))
+      if (allowing && !resolvable (seccomp, *deny))
         {
           char what[128];
           snprintf (what, sizeof (what), "the denial of syscall `%s`", *deny);
@@ -420,8 +468,16 @@ deny_all (json_t *seccomp, char *const *deny, struct entitle_outcome_s *out)
                                 seccomp_version ()->minor);
           continue;
         }
-      apply_restriction (seccomp, &r);
+      if (entitle_strset_has (&set, *deny, strlen (*deny)))
+        continue;
+      entitle_strset_add (&set, *deny, strlen (*deny));
+      json_push (names, json_new_string (*deny));
     }
+  remove_allowing_all (seccomp, &set);
+  if (names->n > 0 && (allowing || default_errno (seccomp) != EPERM))
+    add_names_rule (seccomp, names, "SCMP_ACT_ERRNO", EPERM, NULL);
+  else
+    json_free (names);
 }
 
 /* Is @name in an allowing rule without argument conditions?  */
@@ -581,6 +637,8 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct ent
     for (i = 0; i < N (clone_restrictions); i++)
       apply_restriction (seccomp, &clone_restrictions[i]);
   deny_all (seccomp, plan->deny, out);
+  if (out && ((plan->allow && plan->allow[0]) || plan->clone_ns))
+    out->syscalls_allowed = true;
   if (plan->fx & (FX_SOCK_UNIX | FX_SOCK_USER))
     native_only (seccomp, archs[0]);
   for (char *const *p = plan->allow; p && *p; p++)

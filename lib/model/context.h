@@ -14,7 +14,8 @@ struct entitle_ctx_s
 {
   const struct entitle_log_s *log;
   const struct entitle_config_s *config;
-  const char *root; /**< the runtime's --root, or NULL */
+  const char *root;      /**< the runtime's --root, or NULL */
+  bool cgroup_unmanaged; /**< crun --cgroup-manager=disabled: the hook may make a cgroup */
 
   /* Memoized probes; -1 until asked.  */
   int selinux_enabled;
@@ -32,6 +33,7 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->log = log;
   ctx->config = config;
   ctx->root = NULL;
+  ctx->cgroup_unmanaged = false;
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
   ctx->landlock_abi = -1;

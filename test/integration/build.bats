@@ -51,7 +51,7 @@ tracked_files() {
   set_entitlements "$BUNDLE" network.none
   run --separate-stderr "$ENTITLE" compile -b "$BUNDLE"
   [ "$status" -eq 0 ]
-  [ "$(jq -r '[.hooks.createRuntime[].path, .hooks.poststop[].path] | unique | .[]' <<<"$output")" = "$hook" ]
+  [ "$(jq -r '[.hooks.createRuntime[].path, (.hooks.poststop // [])[].path] | unique | .[]' <<<"$output")" = "$hook" ]
   cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
   run --separate-stderr ent run -b "$BUNDLE" "$CTID"
   [ "$output" = "socket inet: EPERM" ]

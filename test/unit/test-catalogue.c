@@ -1144,20 +1144,22 @@ test_catalogue_fixtures (void **state)
 }
 
 /* The table: each entitlement alone, granted, on each fixture.  */
-/* entitle-hook appended at createRuntime and poststop, once each, exactly
-   when the entitlement has a cgroup BPF part (DESIGN §4); the engine's
-   own hooks (Docker's prestart) kept as they were.  Removes ours.  */
+/* entitle-hook appended at createRuntime, once, exactly when the
+   entitlement has a cgroup BPF part (DESIGN §4; no poststop: the runtime
+   manages the cgroup, and the programs and policy go with it); the
+   engine's own hooks (Docker's prestart) kept as they were.  Removes
+   ours.  */
 static void
 assert_hooks (const char *ent, const char *fixture, const json_t *orig, json_t *spec)
 {
-  static const char *const stages[] = { "createRuntime", "poststop" };
+  static const char *const stages[] = { "createRuntime" };
   const char *eq = strchr (ent, '=');
   const struct entitle_entry_s *row = entitle_catalogue_find (ent, eq ? (size_t)(eq - ent) : strlen (ent));
   bool needed = row && row->attach != 0;
   json_t *hooks = json_get (spec, "hooks");
   size_t i;
 
-  for (i = 0; needed && i < 2; i++)
+  for (i = 0; needed && i < sizeof (stages) / sizeof (stages[0]); i++)
     {
       json_t *l = hooks ? json_get (hooks, stages[i]) : NULL;
       const json_t *args = l && l->n ? json_get (l->items[l->n - 1], "args") : NULL;

@@ -768,9 +768,10 @@ test_entitle_rewrite_security_confined (void **state)
   assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "security.confined");
 }
 
-/* A BPF-enforced entitlement brings entitle-hook at createRuntime and
-   poststop, once, with the admin config's path (hooks run with an empty
-   environment) and the hook path the config names.  */
+/* A BPF-enforced entitlement brings entitle-hook at createRuntime, once,
+   with the admin config's path (hooks run with an empty environment) and
+   the hook path the config names; at poststop only where the runtime
+   manages no cgroup (the hook may make one, and removes it then).  */
 static void
 test_entitle_rewrite_adds_hooks (void **state)
 {
@@ -785,7 +786,7 @@ test_entitle_rewrite_adds_hooks (void **state)
   hooks = json_get (spec, "hooks");
   assert_non_null (hooks);
   assert_int_equal (json_get (hooks, "createRuntime")->n, 1);
-  assert_int_equal (json_get (hooks, "poststop")->n, 1);
+  assert_null (json_get (hooks, "poststop"));
   h = json_get (hooks, "createRuntime")->items[0];
   {
     cleanup_json json_t *want = parse_ok ("{\"path\":\"/opt/entitle-hook\",\"args\":[\"entitle-hook\","
@@ -803,6 +804,25 @@ test_entitle_rewrite_adds_hooks (void **state)
     entitle_ctx_release (&ctx);
   }
   assert_int_equal (json_get (json_get (spec, "hooks"), "createRuntime")->n, 1);
+  /* crun --cgroup-manager=disabled: poststop too, once; and gone again
+     when compiled for a runtime that manages the cgroup.  */
+  {
+    cleanup_entitle_set struct entitle_set_s set = { 0 };
+    struct entitle_ctx_s ctx;
+    entitle_error_t err = NULL;
+    assert_int_equal (entitle_parse_list ("network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
+    entitle_ctx_init (&ctx, &test_log, &cfg);
+    ctx.cgroup_unmanaged = true;
+    assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
+    assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
+    assert_int_equal (json_get (json_get (spec, "hooks"), "poststop")->n, 1);
+    h = json_get (json_get (spec, "hooks"), "poststop")->items[0];
+    assert_string_equal (json_string (json_get (h, "args")->items[1]), "poststop");
+    ctx.cgroup_unmanaged = false;
+    assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
+    assert_null (json_get (json_get (spec, "hooks"), "poststop"));
+    entitle_ctx_release (&ctx);
+  }
   entitle_config_free (&cfg);
 }
 

@@ -73,6 +73,23 @@ load (const char *dir, const char *name)
   return spec;
 }
 
+/* The compact form of a config an engine wrote parses back to the same
+   tree, and is its own compact form (entitle's generator, not yajl's).  */
+static void
+compact_round_trip (const json_t *spec, const char *name)
+{
+  cleanup_free char *out = NULL, *again = NULL;
+  cleanup_json json_t *back = NULL;
+  entitle_error_t err = NULL;
+  size_t len, len2;
+
+  if (json_generate_compact (spec, &out, &len, &err) < 0 || json_parse (out, len, &back, &err) < 0
+      || json_generate_compact (back, &again, &len2, &err) < 0)
+    fail_msg ("%s: %s", name, err->msg);
+  if (!json_equal (spec, back) || len != len2 || memcmp (out, again, len) != 0)
+    fail_msg ("%s: the compact form does not round-trip", name);
+}
+
 /* One cell: @list on the config @name.  */
 static void
 cell (const struct entitle_config_s *cfg, const char *dir, const char *name, const char *list)
@@ -85,6 +102,7 @@ cell (const struct entitle_config_s *cfg, const char *dir, const char *name, con
   char why[256];
   int ret;
 
+  compact_round_trip (spec, name);
   json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION, json_new_string (list));
   entitle_ctx_init (&ctx, &quiet, cfg);
   ret = entitle_rewrite (&ctx, spec, &final, &err);

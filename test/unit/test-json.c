@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "unit.h"
 #include "json.h"
+#include "utils.h"
 
 /* The JSON layer of a lossless config.json rewrite: what is parsed must
    come back out as written (key order, number text), a key twice in one object is refused, and
@@ -612,11 +613,73 @@ test_error_message_one_line (void **state)
   entitle_config_free (&cfg);
 }
 
+/* The compact form entitle writes for the runtime is written by entitle's
+   own generator: the bytes yajl writes (its escapes, upper-case hex),
+   UTF-8 checked, and it parses back to the same tree.  */
+static void
+test_json_generate_compact_bytes (void **state)
+{
+  static const struct
+  {
+    const char *in, *out;
+  } cases[] = {
+    { "{\"a\": [1, -2.50e3, true, false, null], \"b\": {}}", "{\"a\":[1,-2.50e3,true,false,null],\"b\":{}}\n" },
+    { "[\"q\\\"b\\\\s/\"]", "[\"q\\\"b\\\\s/\"]\n" },
+    { "[\"\\b\\f\\n\\r\\t\\u0001\\u001f\\u007f\"]", "[\"\\b\\f\\n\\r\\t\\u0001\\u001F\x7f\"]\n" },
+    { "{\"k\\n\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xb3\"}", "{\"k\\n\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x90\xb3\"}\n" },
+    { "[[],[[]],{\"\":\"\"}]", "[[],[[]],{\"\":\"\"}]\n" },
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      cleanup_json json_t *v = NULL, *back = NULL;
+      cleanup_free char *out = NULL;
+      entitle_error_t err = NULL;
+      size_t len;
+
+      assert_int_equal (json_parse (cases[i].in, strlen (cases[i].in), &v, &err), 0);
+      assert_int_equal (json_generate_compact (v, &out, &len, &err), 0);
+      if (strcmp (out, cases[i].out) != 0)
+        fail_msg ("compact of `%s`: `%s`, expected `%s`", cases[i].in, out, cases[i].out);
+      assert_int_equal (len, strlen (cases[i].out));
+      assert_int_equal (json_parse (out, len, &back, &err), 0);
+      assert_true (json_equal (v, back));
+    }
+}
+
+/* A string entitle made from bytes that are not UTF-8 (a path from the
+   environment) is refused, never written into a config a runtime could
+   not read.  */
+static void
+test_json_generate_compact_refuses_bad_utf8 (void **state)
+{
+  static const char *const bad[] = { "\xff", "a\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80" };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+    {
+      cleanup_json json_t *v = json_new (JSON_ARRAY);
+      cleanup_free char *out = NULL;
+      entitle_error_t err = NULL;
+      size_t len;
+
+      json_push (v, json_new_string (bad[i]));
+      assert_true (json_generate_compact (v, &out, &len, &err) < 0);
+      assert_non_null (strstr (err->msg, "UTF-8"));
+      entitle_error_release (&err);
+    }
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_json_parse_keeps_key_order),
+    cmocka_unit_test (test_json_generate_compact_bytes),
+    cmocka_unit_test (test_json_generate_compact_refuses_bad_utf8),
     cmocka_unit_test (test_json_parse_refuses_duplicate_keys),
     cmocka_unit_test (test_json_parse_refuses_ill_formed_utf8),
     cmocka_unit_test (test_json_parse_keeps_numbers_as_written),

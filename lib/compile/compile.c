@@ -8,6 +8,7 @@
 #include "compile.h"
 #include "hooks.h"
 #include "devices.h"
+#include "landlock.h"
 #include "namespaces.h"
 #include "paths.h"
 #include "resolve.h"
@@ -145,20 +146,20 @@ removes (const struct effects *e, const char *cap)
   return e->cap_keep && !entitle_strv_has (e->cap_keep, cap) && !entitle_strv_has (e->cap_add, cap);
 }
 
-/* Restrictions that need mechanisms this tree does not have yet (cgroup
-   BPF is checked where it is enforced: by entitle-hook at createRuntime).  */
+/* Restrictions that need a mechanism this host lacks (cgroup BPF is
+   checked where it is enforced: by entitle-hook at createRuntime).  */
 static void
-note_unenforceable (const struct entitle_set_s *set, struct entitle_outcome_s *out)
+note_unenforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, struct entitle_outcome_s *out)
 {
   size_t i;
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *r = set->items[i].entry;
       char what[128];
-      if ((r->fx & FX_LANDLOCK) == 0)
+      if ((r->fx & FX_LANDLOCK) == 0 || entitle_landlock_available (ctx))
         continue;
       snprintf (what, sizeof (what), "entitlement `%s`", r->name);
-      entitle_outcome_lack (out, what, "it needs the Landlock helper (not built in this version)");
+      entitle_outcome_lack (out, what, "it needs Landlock, which this kernel lacks");
     }
 }
 
@@ -308,7 +309,7 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
 
   if (spec->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "config is not a JSON object");
-  note_unenforceable (set, out);
+  note_unenforceable (ctx, set, out);
   effects_of (set, &e);
   ret = apply_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), &e, out, err);
   if (UNLIKELY (ret < 0))
@@ -323,6 +324,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_add_hooks (ctx, spec, set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_landlock_apply (ctx, spec, set, err);
   if (UNLIKELY (ret < 0))
     return ret;
   annotations = json_get_or_add (spec, "annotations", JSON_OBJECT);

@@ -109,7 +109,8 @@ cell (const struct entitle_config_s *cfg, const char *dir, const char *name, con
   entitle_ctx_release (&ctx);
   if (ret < 0)
     {
-      /* Refused: one line, naming what (fs.* needs the Landlock helper).  */
+      /* Refused: one line, naming what (fs.* where the kernel has no
+         Landlock).  */
       assert_null (strchr (err->msg, '\n'));
       if (strstr (list, "fs.") == NULL)
         fail_msg ("%s x %s: refused: %s", name, list, err->msg);

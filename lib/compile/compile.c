@@ -278,21 +278,18 @@ apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e,
   struct entitle_seccomp_plan_s plan = { 0 };
   cleanup_strv char **deny = NULL, **allow = NULL;
   size_t n_deny = 0, n_allow = 0;
-  json_t *linux_ = json_get (spec, "linux");
-  json_t *annotations = json_get (spec, "annotations");
-  /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp: a
-     profile entitle changes must not be shadowed by it.  Only then is the
-     profile kept to compare (a copy of a few hundred names).  */
-  bool shadowed = json_get (annotations, "run.oci.seccomp_bpf_data") != NULL;
-  json_t *old = json_get (linux_, "seccomp");
-  cleanup_json json_t *before = shadowed && old ? json_clone (old) : NULL;
   int ret;
 
   plan_seccomp (json_get (spec, "process"), e, &plan, &deny, &n_deny, &allow, &n_allow);
   ret = entitle_seccomp_apply (ctx, spec, &plan, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (shadowed && !json_equal (before, json_get (linux_, "seccomp")) && json_del (annotations, "run.oci.seccomp_bpf_data"))
+  /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp: where
+     the set has a seccomp part the profile entitle wrote must not be
+     shadowed by it, also when this compile found the profile as it writes
+     it (a config compiled before, the annotation added since).  */
+  if (((deny && deny[0]) || (allow && allow[0]) || plan.fx || plan.clone_ns || plan.clone_no_ns)
+      && json_del (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"))
     entitle_outcome_note (out, ENTITLE_LOG_WARNING,
                           "removed annotation `run.oci.seccomp_bpf_data`: it would replace the seccomp profile entitle wrote");
   return 0;

@@ -209,6 +209,20 @@ promise_network_bind() {
   section ""
 }
 
+# VALUE is 10.200.0.1/32:8080: a listener on 8080 is reached from that
+# source and not from 10.200.0.2 (both addresses of the container's own
+# namespace; skipped in the host's).
+promise_network_ingress() {
+  probe "=ingress-reach" "socket raw" "socket packet"
+  want "ingress-reach 10.200.0.2" "none|skip"
+  want "ingress-reach 10.200.0.1" "accepted|skip"
+  section "DESIGN §7: network.ingress, as network.egress, implies no raw or packet sockets"
+  want "socket raw" "$D"
+  want "socket packet" "$D"
+  caps_lack_all NET_RAW NET_ADMIN
+  section ""
+}
+
 promise_network_bind_map() {
   probe "=bind-map"
   want "bind-map ${VAL%%:*}" "${VAL##*:}"
@@ -356,6 +370,24 @@ printf 'bind-reach: '
   *) echo "${result:-none}" ;;
   esac
 }
+SH
+    ;;
+  ingress-reach)
+    # A listener on 8080, and a connection to it from each source address
+    # of the container's namespace: "accepted" if it got there.
+    cat <<'SH'
+for from in 10.200.0.2 10.200.0.1; do
+  printf 'ingress-reach %s: ' "$from"
+  /probe accept-once 8080 2 2>/dev/null | {
+    read -r port
+    c=$(/probe from "$from" connect 10.200.0.1 8080 1)
+    read -r result
+    case $c in
+    ENETUNREACH | EADDRNOTAVAIL) echo skip ;;
+    *) echo "${result:-none}" ;;
+    esac
+  }
+done
 SH
     ;;
   bind-map)

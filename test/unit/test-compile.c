@@ -951,6 +951,15 @@ test_entitle_rewrite_seccomp_bpf_data_removed (void **state)
     assert_non_null (json_get (json_get (spec, "linux"), "seccomp"));
     assert_null (json_get (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"));
   }
+  /* Added to a config compiled before, which compiles to the same
+     profile: removed all the same.  */
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    set_annotation (spec, "run.oci.seccomp_bpf_data", "AAAA");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_null (json_get (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"));
+  }
   /* Seccomp untouched: the annotation stays.  */
   {
     cleanup_json json_t *spec = spec_requesting ("host.processes.none");

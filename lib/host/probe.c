@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "catalogue.h"
 #include "probe.h"
 #include "utils.h"
@@ -294,6 +296,18 @@ entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point)
 
   if (seccomp ? !p->seccomp_extended : !p->checmate)
     return seccomp ? "this kernel has no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)" : "this kernel has no Checmate (PR_CHECMATE)";
-  return seccomp ? "this version of entitle does not install eBPF seccomp programs (no in-container helper yet)"
+  return seccomp ? "this version of entitle does not install eBPF seccomp programs (entitle-init applies Landlock only)"
                  : "this version of entitle does not install Checmate programs (no prctl layer yet)";
+}
+
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+
+int
+entitle_probe_landlock_abi (void)
+{
+  long abi = syscall (__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  return abi > 0 ? (int)abi : 0;
 }

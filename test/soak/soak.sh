@@ -44,12 +44,12 @@ trap cleanup EXIT
 "$ENTITLE_SRCDIR/test/busybox-rootfs.sh" "$WORK/rootfs"
 POLICY_OF=$ENTITLE_SRCDIR/test/policy-of.sh
 
-# The probe preloaded into the shim and the hook; the hook is reached
-# through a wrapper that the runtime runs with an empty environment.
-cc -shared -fPIC -O2 -o "$WORK/procstat.so" "$ENTITLE_SRCDIR/test/soak/procstat.c" -ldl
+# The probe runs the shim and the hook (it traces them: they may be
+# static); the hook is reached through a wrapper that the runtime runs.
+cc -O2 -o "$WORK/procstat" "$ENTITLE_SRCDIR/test/soak/procstat.c"
 cat >"$WORK/hook" <<SH
 #!/bin/sh
-SOAK_STATS=$WORK/stats SOAK_TAG=hook-\$1 LD_PRELOAD=$WORK/procstat.so exec $REAL_HOOK "\$@"
+exec $WORK/procstat $WORK/stats hook-\$1 $REAL_HOOK "\$@"
 SH
 chmod +x "$WORK/hook"
 export ENTITLE_HOOK=$WORK/hook
@@ -65,8 +65,7 @@ jq --arg rootfs "$WORK/rootfs" --arg ent "$ENTITLEMENTS" '
   "$WORK/bundle/config.json" >"$WORK/config.orig.json"
 
 shim() {
-  SOAK_STATS=$WORK/stats SOAK_TAG=shim-$1 LD_PRELOAD=$WORK/procstat.so \
-    "$ENTITLE" --root "$ROOT" "$@" </dev/null
+  "$WORK/procstat" "$WORK/stats" "shim-$1" "$ENTITLE" --root "$ROOT" "$@" </dev/null
 }
 
 wait_stopped() {
@@ -134,7 +133,9 @@ median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else prin
 n=$((CYCLES < 100 ? CYCLES : 100))
 rows=""
 flat=yes
-for tag in shim-create hook-createRuntime shim-start shim-delete hook-poststop; do
+# One row per program each step ran (shim-create:entitle, then
+# shim-create:entitle-full, ...), as the probe saw them.
+for tag in $(awk '{ print $2 }' "$WORK/stats" | sort -u); do
   first_rss=$(awk -v t="$tag" -v n="$n" '$2 == t && $1 <= n { print $3 }' "$WORK/stats" | median)
   last_rss=$(awk -v t="$tag" -v c="$CYCLES" -v n="$n" '$2 == t && $1 > c - n { print $3 }' "$WORK/stats" | median)
   first_fd=$(awk -v t="$tag" -v n="$n" '$2 == t && $1 <= n { print $4 }' "$WORK/stats" | median)
@@ -174,8 +175,9 @@ included: $total_policy.)
 
 ## Peak RSS (kB) and open fds, median of the first and the last $n cycles
 
-Measured by a preloaded probe (test/soak/procstat.c) as the process exits,
-or, for the shim, as it execs the runtime.
+Measured by a probe that traces each program (test/soak/procstat.c) as it
+exits or execs the next one: the front and entitle-full on each shim step,
+the hook at createRuntime (and at poststop where there is one).
 
 | process and step | samples | RSS first | RSS last | fds first | fds last | fds max |
 |---|---|---|---|---|---|---|

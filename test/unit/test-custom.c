@@ -224,20 +224,41 @@ test_custom_implies (void **state)
   entitle_config_free (&cfg);
 }
 
-/* @spec rewritten under @cfg for the annotation @list: 0, or the
-   message of the refusal in *msg.  */
+/* @spec rewritten once under @cfg (entitle_rewrite's result).  */
 static int
-rewrite_for (const struct entitle_config_s *cfg, json_t *spec, const char *list, char **msg)
+rewrite_once (const struct entitle_config_s *cfg, json_t *spec, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_ctx_s ctx;
+  int ret;
+
+  entitle_ctx_init (&ctx, &test_log, cfg);
+  ret = entitle_rewrite (&ctx, spec, &final, err);
+  entitle_ctx_release (&ctx);
+  return ret;
+}
+
+/* @spec rewritten under @cfg for the annotation @list: 1, or the
+   message of the refusal in *msg.  A rewrite compiled again is the
+   same (compile is a fixed point: create on a rewritten bundle writes
+   nothing new, and compile --check finds the config as it was written).  */
+static int
+rewrite_for (const struct entitle_config_s *cfg, json_t *spec, const char *list, char **msg)
+{
+  cleanup_json json_t *again = NULL;
   entitle_error_t err = NULL;
   int ret;
 
   json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION, json_new_string (list));
-  entitle_ctx_init (&ctx, &test_log, cfg);
-  ret = entitle_rewrite (&ctx, spec, &final, &err);
-  entitle_ctx_release (&ctx);
+  ret = rewrite_once (cfg, spec, &err);
+  if (ret > 0)
+    {
+      again = json_clone (spec);
+      if (rewrite_once (cfg, again, &err) < 0)
+        fail_msg ("%s: compiling the rewrite again: %s", list, err->msg);
+      if (!json_equal (spec, again))
+        fail_msg ("%s: compiling the rewrite again changes it", list);
+    }
   if (ret < 0)
     {
       assert_null (strchr (err->msg, '\n'));

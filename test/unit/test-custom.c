@@ -25,6 +25,7 @@
 #include "resolve.h"
 #include "rewrite.h"
 #include "request.h"
+#include "score.h"
 #include "utils.h"
 
 /* Custom entitlements (lib/model/custom.c): the definitions the admin
@@ -408,6 +409,32 @@ test_custom_trust (void **state)
   }
 }
 
+/* explain --score names a custom row that causes a cost among those to
+   drop, as it does a built-in one.  */
+static void
+test_custom_score (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *docker = load_test_data ("docker-expanded.json");
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  struct entitle_score_s s;
+  entitle_error_t err = NULL;
+  size_t i;
+
+  (void)state;
+  config_with (&cfg, "\"example.com.trace\": {\"capabilities\": {\"add\": [\"CAP_SYS_PTRACE\"]}}",
+               "\"grant\": [\"example.com.trace\"]");
+  assert_int_equal (rewrite_for (&cfg, docker, "example.com.trace", NULL), 1);
+  assert_int_equal (entitle_parse_list (&cfg.catalogue, "example.com.trace", "test", &set, &err), 0);
+  assert_int_equal (entitle_score (docker, &set, &s, &err), 0);
+  for (i = 0; i < s.n && strcmp (s.items[i].id, "cap-sys-ptrace") != 0; i++)
+    ;
+  assert_true (i < s.n);
+  assert_true (s.items[i].cost > 0);
+  assert_contains (s.items[i].fix, "drop `example.com.trace`");
+  entitle_config_free (&cfg);
+}
+
 /* Paths need a mount namespace: without one the row is refused by name.  */
 static void
 test_custom_paths_need_mount_ns (void **state)
@@ -471,6 +498,7 @@ main (void)
     cmocka_unit_test (test_custom_seccomp_masked),
     cmocka_unit_test (test_custom_seccomp_kill),
     cmocka_unit_test (test_custom_trust),
+    cmocka_unit_test (test_custom_score),
     cmocka_unit_test (test_custom_paths_need_mount_ns),
     cmocka_unit_test (test_custom_plan),
   };

@@ -384,16 +384,20 @@ entitle_entry_denies_syscall (const struct entitle_entry_s *e, const struct enti
   size_t i;
 
   if (entitle_strv_has ((char *const *)e->sys_deny, s->name))
-    return snprintf (why, len, "%s denies %s() (seccomp)", e->name, s->name) > 0;
+    return snprintf (why, len, "seccomp") > 0;
   for (i = 0; i < sizeof (fx_rules) / sizeof (fx_rules[0]); i++)
     if ((e->fx & fx_rules[i].fx) && entitle_strv_has ((char *const *)fx_rules[i].syscalls, s->name)
         && fx_rules[i].refuses (s))
-      return snprintf (why, len, "%s: %s", e->name, fx_text (fx_rules[i].fx)) > 0;
+      {
+        /* The effect's words up to their first aside.  */
+        const char *text = fx_text (fx_rules[i].fx);
+        return snprintf (why, len, "seccomp: %.*s", (int)strcspn (text, ";"), text) > 0;
+      }
   if ((strcmp (s->name, "clone") == 0 && (s->args[0] & ENTITLE_CLONE_NS_FLAGS))
       && entitle_entry_removes_cap (e, "CAP_SYS_ADMIN"))
-    return snprintf (why, len, "%s takes CAP_SYS_ADMIN, which clone() needs for namespaces", e->name) > 0;
+    return snprintf (why, len, "it takes CAP_SYS_ADMIN, which clone() needs for namespaces") > 0;
   if ((cap = gated_away (e, s->name)) != NULL)
-    return snprintf (why, len, "%s takes %s, which %s() needs", e->name, cap, s->name) > 0;
+    return snprintf (why, len, "it takes %s, which %s() needs", cap, s->name) > 0;
   return false;
 }
 

@@ -77,7 +77,8 @@ bool entitle_entry_removes_cap (const struct entitle_entry_s *e, const char *cap
 /**
  * Does the row @e deny the syscall @s: listed in its denials, refused by
  * one of its seccomp effects for these arguments, or gated only on
- * capabilities it takes away?  Why, for people, into @why.
+ * capabilities it takes away?  How, for people ("seccomp", "it takes
+ * CAP_SYS_ADMIN, which mount() needs"), into @why.
  */
 bool entitle_entry_denies_syscall (const struct entitle_entry_s *e, const struct entitle_syscall_use_s *s, char *why,
                                    size_t len);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,8 @@ add (struct entitle_proposal_s *p, const char *entitlement, const char *evidence
   p->items[p->n++].evidence = entitle_xstrdup (evidence);
 }
 
-static void
-note (struct entitle_proposal_s *p, const char *sentence)
+void
+entitle_proposal_note (struct entitle_proposal_s *p, const char *sentence)
 {
   size_t n = 0;
   while (p->not_observed && p->not_observed[n])
@@ -42,37 +43,67 @@ runtime_sysctl (const struct entitle_observed_s *o, const struct entitle_event *
   return entitle_strv_has (o->sysctl_keys, name);
 }
 
-/* The first use that the row @e would deny, as "USE: REASON" into @why;
-   false when it denies none.  */
+/* Does the row @e deny use @u of @o (the syscalls first, which seccomp
+   refuses before any program runs, then the programs' records)?  How,
+   for people, into @how.  */
 static bool
-first_denied (const struct entitle_entry_s *e, const struct entitle_observed_s *o, char *why, size_t len)
+denies_use (const struct entitle_entry_s *e, const struct entitle_observed_s *o, size_t u, char *how, size_t len)
 {
-  char use[160], reason[200];
+  const struct entitle_event *ev;
   const char *cap;
-  size_t i;
+  int point;
 
-  for (i = 0; i < o->n_events; i++)
-    {
-      const struct entitle_event *ev = &o->events[i];
-      int point = entitle_event_point (ev);
-
-      if (ev->hook == BPF_CGROUP_SYSCTL && runtime_sysctl (o, ev))
-        continue;
-      entitle_event_describe (ev, use, sizeof (use));
-      if (entitle_policy_denies (e->policy, ev))
-        return snprintf (why, len, "%s, which %s denies (cgroup BPF %s)", use, e->name,
-                         point >= 0 ? entitle_attach_points[point].name : "?")
-               > 0;
-      if ((cap = entitle_event_needs_cap (ev, o->unprivileged_port)) && entitle_entry_removes_cap (e, cap))
-        return snprintf (why, len, "%s, which needs %s: %s takes it away", use, cap, e->name) > 0;
-    }
-  for (i = 0; i < o->n_syscalls; i++)
-    if (entitle_entry_denies_syscall (e, &o->syscalls[i], reason, sizeof (reason)))
-      {
-        entitle_syscall_describe (&o->syscalls[i], use, sizeof (use));
-        return snprintf (why, len, "%s, which %s", use, reason) > 0;
-      }
+  if (u < o->n_syscalls)
+    return entitle_entry_denies_syscall (e, &o->syscalls[u], how, len);
+  ev = &o->events[u - o->n_syscalls];
+  if (ev->hook == BPF_CGROUP_SYSCTL && runtime_sysctl (o, ev))
+    return false;
+  point = entitle_event_point (ev);
+  if (entitle_policy_denies (e->policy, ev))
+    return snprintf (how, len, "cgroup BPF %s", point >= 0 ? entitle_attach_points[point].name : "?") > 0;
+  if ((cap = entitle_event_needs_cap (ev, o->unprivileged_port)) && entitle_entry_removes_cap (e, cap))
+    return snprintf (how, len, "it takes %s, which this needs", cap) > 0;
   return false;
+}
+
+static void
+describe_use (const struct entitle_observed_s *o, size_t u, char *buf, size_t len)
+{
+  if (u < o->n_syscalls)
+    entitle_syscall_describe (&o->syscalls[u], buf, len);
+  else
+    entitle_event_describe (&o->events[u - o->n_syscalls], buf, len);
+}
+
+/* The first use @e denies, or SIZE_MAX.  */
+static size_t
+first_denied (const struct entitle_entry_s *e, const struct entitle_observed_s *o)
+{
+  char how[200];
+  size_t u;
+
+  for (u = 0; u < o->n_syscalls + o->n_events; u++)
+    if (denies_use (e, o, u, how, sizeof (how)))
+      return u;
+  return SIZE_MAX;
+}
+
+/* "USE: denied by A and B (HOW)": the use that rules out the rungs below
+   @chosen, and each of them that denies it.  */
+static void
+evidence (const struct entitle_entry_s *const *rungs, size_t chosen, const struct entitle_observed_s *o, size_t u,
+          char *buf, size_t len)
+{
+  char how[200] = "", use[160];
+  size_t i, k = 0, at;
+
+  describe_use (o, u, use, sizeof (use));
+  at = (size_t)snprintf (buf, len, "%s: denied by ", use);
+  for (i = 0; i < chosen && at < len; i++)
+    if (denies_use (rungs[i], o, u, how, sizeof (how)))
+      at += (size_t)snprintf (buf + at, len - at, "%s%s", k++ ? " and " : "", rungs[i]->name);
+  if (at < len)
+    snprintf (buf + at, len - at, " (%s)", how);
 }
 
 static int
@@ -106,8 +137,8 @@ static const struct entitle_entry_s *
 propose_rung (enum entitle_domain domain, const struct entitle_observed_s *o, struct entitle_proposal_s *p)
 {
   const struct entitle_entry_s *rungs[16];
-  size_t n = ladder (domain, rungs, 16), i;
-  char why[400] = "", last[400], line[512];
+  size_t n = ladder (domain, rungs, 16), i, u = SIZE_MAX, last = SIZE_MAX;
+  char line[512];
 
   if (n == 0)
     return NULL;
@@ -115,21 +146,22 @@ propose_rung (enum entitle_domain domain, const struct entitle_observed_s *o, st
     {
       snprintf (line, sizeof (line), "%s.*: not proposed: what its rungs restrict is not seen by a run",
                 entitle_domain_name (domain));
-      note (p, line);
+      entitle_proposal_note (p, line);
       return NULL;
     }
   for (i = 0; i < n; i++)
     {
-      memcpy (last, why, sizeof (why));
-      if (!first_denied (rungs[i], o, why, sizeof (why)))
+      last = u;
+      if ((u = first_denied (rungs[i], o)) == SIZE_MAX)
         break;
     }
   if (i == n)
     return NULL;
   if (i == 0)
-    add (p, rungs[0]->name, "nothing the run used is denied by it");
+    snprintf (line, sizeof (line), "nothing the run used is denied by it");
   else
-    add (p, rungs[i]->name, last);
+    evidence (rungs, i, o, last, line, sizeof (line));
+  add (p, rungs[i]->name, line);
   return rungs[i];
 }
 
@@ -158,7 +190,7 @@ contradicted (const struct entitle_entry_s *m, const struct entitle_entry_s *con
       {
         snprintf (line, sizeof (line), "%s: not proposed: it contradicts %s, which the run needs", m->name,
                   chosen[i]->name);
-        note (p, line);
+        entitle_proposal_note (p, line);
         return true;
       }
   return false;
@@ -224,11 +256,11 @@ entitle_propose (const struct entitle_observed_s *o, struct entitle_proposal_s *
         {
           snprintf (line, sizeof (line), "%s: not proposed: what it allows (%s) is not seen by a run", m->name,
                     m->summary);
-          note (p, line);
+          entitle_proposal_note (p, line);
         }
     }
   if (!o->syscalls_seen)
-    note (p, "syscalls: not observed (the seccomp listener did not run): rungs proposed from the cgroup programs alone");
+    entitle_proposal_note (p, "syscalls: not observed (the seccomp listener did not run): rungs proposed from the cgroup programs alone");
 }
 
 char *

@@ -49,6 +49,9 @@ struct entitle_proposal_s
 /** Propose the narrowest set for @o into @p.  */
 void entitle_propose (const struct entitle_observed_s *o, struct entitle_proposal_s *p);
 
+/** Add @sentence to what the run could not see.  */
+void entitle_proposal_note (struct entitle_proposal_s *p, const char *sentence);
+
 /** "a,b,c": the proposed entitlements as an annotation holds them (malloc'd). */
 char *entitle_proposal_list (const struct entitle_proposal_s *p);
 

@@ -235,8 +235,11 @@ int
 entitle_sock_create (struct bpf_sock *sk)
 {
   struct entitle_policy *p = policy ();
-  __u32 rule = sock_denied (p, sk);
+  __u32 rule;
 
+  if (!(p->flags & (POL_SOCK_UNIX_ONLY | POL_SOCK_NO_RAW | POL_LEARN)))
+    return 1;
+  rule = sock_denied (p, sk);
   if (rule || (p->flags & POL_LEARN))
     {
       struct entitle_event ev = { .rule = rule, .hook = BPF_CGROUP_INET_SOCK_CREATE, .family = sk->family, .type = sk->type, .protocol = sk->protocol };
@@ -245,17 +248,30 @@ entitle_sock_create (struct bpf_sock *sk)
   return !rule;
 }
 
+/* The verdict on a destination (connect, sendmsg): a container without
+   an egress list (nor learn's counting) leaves at the first test.  */
+static __always_inline int
+connect_verdict (struct entitle_policy *p, __u32 hook, __u16 family, __u16 type, const __u32 *a, __u16 port)
+{
+  __u32 rule = POL_EGRESS;
+
+  if ((p->flags & POL_EGRESS) == 0
+      || (family == AF_INET ? egress_allowed (p, AF_INET, a, port) : egress6_allowed (p, a, port)))
+    rule = 0;
+  if (rule || (p->flags & POL_LEARN))
+    note_addr (p, rule, hook, family, type, a, port, 0);
+  return !rule;
+}
+
 static __always_inline int
 connect4 (struct bpf_sock_addr *ctx, __u32 hook)
 {
   struct entitle_policy *p = policy ();
   __u32 a[4] = { ctx->user_ip4, 0, 0, 0 };
-  __u16 port = bpf_ntohs ((__u16)ctx->user_port);
-  __u32 rule = (p->flags & POL_EGRESS) && !egress_allowed (p, AF_INET, a, port) ? POL_EGRESS : 0;
 
-  if (rule || (p->flags & POL_LEARN))
-    note_addr (p, rule, hook, AF_INET, ctx->type, a, port, 0);
-  return !rule;
+  if (!(p->flags & (POL_EGRESS | POL_LEARN)))
+    return 1;
+  return connect_verdict (p, hook, AF_INET, ctx->type, a, bpf_ntohs ((__u16)ctx->user_port));
 }
 
 static __always_inline int
@@ -263,12 +279,10 @@ connect6 (struct bpf_sock_addr *ctx, __u32 hook)
 {
   struct entitle_policy *p = policy ();
   __u32 a[4] = { ctx->user_ip6[0], ctx->user_ip6[1], ctx->user_ip6[2], ctx->user_ip6[3] };
-  __u16 port = bpf_ntohs ((__u16)ctx->user_port);
-  __u32 rule = (p->flags & POL_EGRESS) && !egress6_allowed (p, a, port) ? POL_EGRESS : 0;
 
-  if (rule || (p->flags & POL_LEARN))
-    note_addr (p, rule, hook, AF_INET6, ctx->type, a, port, 0);
-  return !rule;
+  if (!(p->flags & (POL_EGRESS | POL_LEARN)))
+    return 1;
+  return connect_verdict (p, hook, AF_INET6, ctx->type, a, bpf_ntohs ((__u16)ctx->user_port));
 }
 
 SEC ("cgroup/connect4")

@@ -132,5 +132,10 @@ entitle_observe_config (json_t *spec, const char *bundle, const char *listener, 
     notify (seccomp, rules, watched[i]);
   json_array_drop (rules, no_names, NULL);
   json_set (seccomp, "listenerPath", json_new_string (listener));
-  json_push (json_get_or_add (json_get_or_add (spec, "hooks", JSON_OBJECT), "createRuntime", JSON_ARRAY), hook);
+  /* The engine's hooks act on the host for its own container (its
+     network, its devices), and its cgroupsPath is that container's place:
+     neither is this run's, and neither restricts what the run may do.  */
+  json_del (json_get (spec, "linux"), "cgroupsPath");
+  json_set (spec, "hooks", json_new (JSON_OBJECT));
+  json_push (json_get_or_add (json_get (spec, "hooks"), "createRuntime", JSON_ARRAY), hook);
 }

@@ -17,8 +17,9 @@
  * directory) for entitle learn: paths relative to the bundle @bundle made
  * absolute, the profile's allowed calls of the watched syscalls notified
  * to the unix socket @listener (a profile that allows every call by
- * default where there was none), and @hook (an OCI hook object) added at
- * createRuntime.
+ * default where there was none), and @hook (an OCI hook object) the one
+ * hook, at createRuntime: the engine's hooks and cgroupsPath are its own
+ * container's, not the run's.
  */
 void entitle_observe_config (json_t *spec, const char *bundle, const char *listener, json_t *hook);
 

@@ -288,9 +288,9 @@ static void
 test_observe_config (void **state)
 {
   cleanup_json json_t *spec
-      = parse_ok ("{\"root\": {\"path\": \"rootfs\"}, \"mounts\": [{\"destination\": \"/d\", \"type\": \"bind\","
+      = parse_ok ("{\"root\": {\"path\": \"rootfs\"}, \"hooks\": {\"prestart\": [{\"path\": \"/x\"}]}, \"mounts\": [{\"destination\": \"/d\", \"type\": \"bind\","
                   " \"source\": \"data\"}, {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"}],"
-                  " \"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+                  " \"linux\": {\"cgroupsPath\": \"/pod/c\", \"seccomp\": {\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
                   " {\"names\": [\"read\", \"socket\"], \"action\": \"SCMP_ACT_ALLOW\"},"
                   " {\"names\": [\"clone\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": [{\"index\": 0, \"value\": 2114060288,"
                   " \"op\": \"SCMP_CMP_MASKED_EQ\"}]},"
@@ -318,6 +318,8 @@ test_observe_config (void **state)
   assert_string_equal (json_string (json_get (r, "action")), "SCMP_ACT_ERRNO"); /* denied stays denied */
   assert_null (rule_for (rules, "unshare"));                                    /* denied by default: not listed */
   assert_int_equal (json_get (json_get (spec, "hooks"), "createRuntime")->n, 1);
+  assert_int_equal (json_get (spec, "hooks")->n, 1); /* the engine's prestart hook is not the run's */
+  assert_null (json_get (json_get (spec, "linux"), "cgroupsPath"));
 
   /* No profile: one that allows everything, notifying what is watched.  */
   entitle_observe_config (bare, "/b", "/tmp/l.sock", json_new (JSON_OBJECT));

@@ -27,14 +27,10 @@
 #define CHECMATE_INSTALL_HOOK        1
 #define CHECMATE_HOOK_SOCKET_CONNECT 6
 #define SECCOMP_MODE_FILTER_EXTENDED 3
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
 #ifndef __NR_lsm_list_modules
 #define __NR_lsm_list_modules 461
 #endif
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#define LSM_ID_BPF                      109
+#define LSM_ID_BPF 109
 
 static void
 read_line (const char *path, char *buf, size_t len)
@@ -218,7 +214,6 @@ entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
   entitle_error_t ignored = NULL;
   struct utsname u;
   char buf[8];
-  long abi;
 
   (void)err;
   memset (p, 0, sizeof (*p));
@@ -236,8 +231,7 @@ entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
     p->cgroup2[0] = '\0';
   entitle_error_release (&ignored);
   probe_cgroup_bpf (p);
-  abi = syscall (__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-  p->landlock_abi = abi > 0 ? (int)abi : 0;
+  p->landlock_abi = entitle_probe_landlock_abi ();
   /* What is_selinux_enabled() looks at, without linking libselinux into
      the hook: selinuxfs is mounted where the kernel runs SELinux.  */
   p->selinux = access ("/sys/fs/selinux/enforce", F_OK) == 0;

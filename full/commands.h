@@ -45,6 +45,7 @@ int shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err);
 
 /** Find the wrapped runtime (@runtime, malloc'd) and mark it as the runtime.  */
 int shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err);
+int shim_configure (struct shim_s *s, entitle_error_t *err);
 
 /**
  * What this host offers entitle (DESIGN §4), for explain.  Returns a

@@ -9,6 +9,8 @@
 #include "cgroup.h"
 #include "commands.h"
 #include "compile.h"
+#include "exec-mark.h"
+#include "landlock.h"
 #include "resolve.h"
 #include "trust.h"
 #include "entitlements.h"
@@ -18,7 +20,10 @@
 
 /* exec --process FILE: engines build FILE from their stored spec, not from
    the config entitle rewrote, so without this every exec would undo the
-   entitlements.  What the container got is read back from its bundle.  */
+   entitlements.  What the container got is read back from its bundle.
+   In a container whose processes start through the in-container helper
+   (Landlock), every exec'd command does too, --process or not (DESIGN
+   §7): the helper with the container's rules goes in front of it.  */
 
 /* `runtime [--root R] state ID`: the container's state JSON.  */
 static int
@@ -158,7 +163,7 @@ join_cgroup (const json_t *state, entitle_error_t *err)
 
 static int
 exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s *requested,
-              const struct entitle_set_s *final, entitle_error_t *err)
+              const struct entitle_set_s *final, bool wraps, entitle_error_t *err)
 {
   cleanup_free char *raw = NULL, *out = NULL;
   cleanup_json json_t *process = NULL;
@@ -178,10 +183,46 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
     ret = entitle_compile_process (s->ctx, process, final, &outcome, err);
   if (ret == 0)
     ret = entitle_outcome_settle (s->ctx->config, s->ctx->log, &outcome, err);
+  if (ret == 0 && wraps)
+    entitle_landlock_wrap (process, final);
   if (ret == 0)
     ret = json_generate_compact (process, &out, &out_len, err);
   if (ret == 0)
     ret = entitle_file_write_atomic (s->args.process, out, out_len, err);
+  return ret;
+}
+
+/* `exec ID COMMAND...`: the helper goes in front of COMMAND.  */
+static int
+exec_wrapped (struct shim_s *s, const struct entitle_set_s *final, entitle_error_t *err)
+{
+  cleanup_strv char **prefix = entitle_landlock_argv (final);
+  cleanup_free char **argv = NULL;
+  char **given = s->argv;
+  size_t n = 0, k = 0;
+  int id = 0, ret;
+
+  while (id < s->argc && s->argv[id] != s->args.id)
+    id++;
+  if (id == s->argc)
+    return entitle_make_error (err, EINVAL, "exec `%s`: the container id is not in the command line", s->args.id);
+  /* No command: the runtime's error to report, in its words.  */
+  if (id + 1 == s->argc)
+    return shim_exec_runtime (s, err);
+  while (prefix[n])
+    n++;
+  argv = calloc ((size_t)s->argc + n + 1, sizeof (char *));
+  if (argv == NULL)
+    abort ();
+  for (int i = 0; i <= id; i++)
+    argv[k++] = s->argv[i];
+  for (size_t i = 0; i < n; i++)
+    argv[k++] = prefix[i];
+  for (int i = id + 1; i < s->argc; i++)
+    argv[k++] = s->argv[i];
+  s->argv = argv;
+  ret = shim_exec_runtime (s, err);
+  s->argv = given;
   return ret;
 }
 
@@ -194,9 +235,11 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
      one entitle-hook made (every other runtime and manager gives it its
      own, and joins it on exec).  */
   bool bpf = s->args.no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0;
+  const char *state_dir = s->ctx->config->state_dir;
+  bool marked = entitle_exec_marked (state_dir, s->args.root, s->args.id), wraps;
   int ret;
 
-  if ((s->args.process == NULL && s->args.n_caps == 0 && !bpf) || s->args.id == NULL)
+  if ((s->args.process == NULL && s->args.n_caps == 0 && !bpf && !marked) || s->args.id == NULL)
     return shim_exec_runtime (s, err);
   ret = container_state (s, &state, err);
   /* A container that does not exist is the runtime's error to report.  */
@@ -216,12 +259,19 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
     ret = entitle_resolve (s->ctx->config, &requested, &final, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "exec `%s`", s->args.id);
+  wraps = entitle_landlock_wraps (s->ctx, &final);
+  /* A mark this container does not need: one a container of the same
+     root and id left.  */
+  if (marked && !wraps)
+    entitle_exec_unmark (state_dir, s->args.root, s->args.id);
   if (final.n == 0)
     return shim_exec_runtime (s, err);
   ret = check_caps (s, &final, err);
   if (ret == 0 && s->args.process)
-    ret = exec_process (s, state, &requested, &final, err);
+    ret = exec_process (s, state, &requested, &final, wraps, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  if (wraps && s->args.process == NULL)
+    return exec_wrapped (s, &final, err);
   return shim_exec_runtime (s, err);
 }

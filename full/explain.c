@@ -130,16 +130,19 @@ cgroup_part (unsigned needed, const struct host_s *host, struct part_s *p)
 static void
 landlock_part (const struct host_s *host, struct part_s *p)
 {
-  char abi[64] = "";
-
-  if (host->probe && host->probe->landlock_abi > 0)
-    snprintf (abi, sizeof (abi), " (the kernel has Landlock ABI %d)", host->probe->landlock_abi);
-  else if (host->probe)
-    snprintf (abi, sizeof (abi), " (and the kernel has no Landlock)");
+  if (not_probed (p, host))
+    return;
+  if (host->probe->landlock_abi > 0)
+    {
+      p->state = PART_ENFORCED;
+      snprintf (p->reason, sizeof (p->reason),
+                "enforced by Landlock (in-container helper entitle-init; the kernel has Landlock ABI %d)",
+                host->probe->landlock_abi);
+      return;
+    }
   snprintf (p->reason, sizeof (p->reason),
-            "NOT enforceable here: the in-container Landlock helper, not built in this version%s; "
-            "create refuses it unless on_unenforceable is \"warn\"",
-            abi);
+            "NOT enforceable here: Landlock (in-container helper entitle-init), which this kernel lacks; "
+            "create refuses it unless on_unenforceable is \"warn\"");
 }
 
 /* The mechanism parts of @e, in the order entitle applies them.  */

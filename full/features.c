@@ -69,25 +69,26 @@ synthesise (struct shim_s *s)
 }
 
 /* The mechanisms entitle uses that this host runs: the runtime's own,
-   and cgroup BPF when the probe says every attach type loads.  */
+   cgroup BPF when the probe says every attach type loads, and Landlock
+   (through the in-container helper) when the probe found it.  */
 static const char *
-mechanisms (struct shim_s *s)
+mechanisms (struct shim_s *s, char *buf, size_t len)
 {
   struct entitle_probe_s probe;
   entitle_error_t err = NULL;
   unsigned used = 0;
-  bool bpf;
+  bool probed, bpf;
   int i;
 
   for (i = 0; i < ATTACH_COUNT; i++)
     if (entitle_attach_points[i].program)
       used |= ATTACH_BIT (i);
-  bpf = shim_probe (s->ctx, &probe, &err) == 0 && probe.cgroup2[0]
-        && (probe.cgroup_bpf & used) == used;
-
+  probed = shim_probe (s->ctx, &probe, &err) == 0;
+  bpf = probed && probe.cgroup2[0] && (probe.cgroup_bpf & used) == used;
   entitle_error_release (&err);
-  return bpf ? "seccomp,capabilities,namespaces,paths,device-cgroup,cgroup-bpf"
-             : "seccomp,capabilities,namespaces,paths,device-cgroup";
+  snprintf (buf, len, "seccomp,capabilities,namespaces,paths,device-cgroup%s%s", bpf ? ",cgroup-bpf" : "",
+            probed && probe.landlock_abi > 0 ? ",landlock" : "");
+  return buf;
 }
 
 static void
@@ -96,7 +97,7 @@ add_annotations (struct shim_s *s, json_t *features)
   json_t *a = json_get_or_add (features, "annotations", JSON_OBJECT);
   const struct entitle_entry_s *rows;
   cleanup_free char *names = NULL;
-  char buf[16];
+  char buf[16], mech[128];
   size_t n, i, len = 1;
 
   rows = entitle_catalogue_rows (&n);
@@ -115,7 +116,7 @@ add_annotations (struct shim_s *s, json_t *features)
   json_set (a, "io.entitle.version", json_new_string (PACKAGE_VERSION));
   json_set (a, "io.entitle.catalogue", json_new_string (buf));
   json_set (a, "io.entitle.entitlements", json_new_string (names));
-  json_set (a, "io.entitle.mechanisms", json_new_string (mechanisms (s)));
+  json_set (a, "io.entitle.mechanisms", json_new_string (mechanisms (s, mech, sizeof (mech))));
 }
 
 int

@@ -34,6 +34,7 @@ static const struct command
      reads it only to find the runtime, after printing entitle's part).  */
   { "help", shim_help, true, false },
   { "__complete", shim_complete, true, false },
+  { "configure", shim_configure, true, true },
 };
 
 int

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/seccomp.h>
+#include "catalogue.h"
 #include "hook.h"
 #include "loader.h"
 #include "probe-run.h"
@@ -17,6 +18,25 @@ static const char *
 yes (bool b)
 {
   return b ? "yes" : "no";
+}
+
+/* The ABI, and what it means for the entitlements Landlock enforces.  */
+static void
+print_landlock (int abi)
+{
+  const struct entitle_entry_s *rows;
+  const char *sep = "";
+  size_t i, n;
+
+  printf ("Landlock ABI: %d (", abi);
+  rows = entitle_catalogue_rows (&n);
+  for (i = 0; i < n; i++)
+    if (rows[i].fx & FX_LANDLOCK)
+      {
+        printf ("%s%s", sep, rows[i].name);
+        sep = ", ";
+      }
+  printf ("%s)\n", abi > 0 ? ": in-container helper entitle-init" : ": refused, no Landlock");
 }
 
 static void
@@ -39,8 +59,9 @@ print_text (const struct entitle_probe_s *p)
   printf ("cgroup v2: %s\ncgroup BPF:", p->cgroup2[0] ? p->cgroup2 : "not mounted");
   for (i = 0; i < ATTACH_COUNT; i++)
     printf (" %s=%s", entitle_attach_points[i].name, yes (p->cgroup_bpf & ATTACH_BIT (i)));
-  printf ("\nLandlock ABI: %d\nSELinux: %s\nAppArmor: %s\n", p->landlock_abi, yes (p->selinux),
-          yes (p->apparmor));
+  printf ("\n");
+  print_landlock (p->landlock_abi);
+  printf ("SELinux: %s\nAppArmor: %s\n", yes (p->selinux), yes (p->apparmor));
 }
 
 int

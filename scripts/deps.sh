@@ -3,11 +3,13 @@
 # Install what entitle needs to build and to test, from Debian 12's packages.
 # libclang-rt-dev: libFuzzer and clang's sanitizer runtimes (make fuzz);
 # gcc's libasan and libubsan come with build-essential (--enable-sanitizers);
-# valgrind: make valgrind; groff-base: the man page check (cli.bats);
-# protobuf-compiler: the CRI client of
-# test/data/engines/record.sh (which also needs podman, docker.io,
-# python3-grpcio, python3-protobuf and containernetworking-plugins; it is
-# run by hand, not in CI).
+# valgrind: make valgrind; groff-base: the man page check (cli.bats); the
+# engines make check runs for real (test/integration/cri.bats, docker.bats,
+# podman.bats, configure.bats) and record.sh records: docker.io (dockerd
+# 20.10 and its client), podman (with conmon), containernetworking-plugins
+# (the CNI bridge of the CRI pods), protobuf-compiler, python3-grpcio and
+# python3-protobuf (the CRI client); python3-yaml: the check of
+# deploy/kubernetes/.
 set -eu
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -19,4 +21,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	clang llvm bpftool clang-format \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux groff-base \
 	node-ajv golang-github-opencontainers-specs-dev tcpdump \
-	libclang-rt-dev valgrind protobuf-compiler
+	libclang-rt-dev valgrind protobuf-compiler \
+	docker.io podman containernetworking-plugins python3-grpcio python3-protobuf python3-yaml

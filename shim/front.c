@@ -21,6 +21,7 @@
 #include "admin-config.h"
 #include "args.h"
 #include "cgroup.h"
+#include "exec-mark.h"
 #include "file.h"
 #include "log.h"
 #include "runtime.h"
@@ -118,7 +119,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   /* entitle's own commands, help and completion: entitle-full reads the
      admin config itself, where they need it.  */
   if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
-      || is (c, "explain") || is (c, "probe") || is (c, "why")
+      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "why")
       || is (c, "inspect") || is (c, "learn"))
     return exec_full (argv, err);
   ret = entitle_config_open (cfg, a->entitle_config, a->entitle_profile, &cfg_err);
@@ -136,9 +137,13 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
       entitle_error_release (&cfg_err);
       return exec_full (argv, err);
     }
-  /* exec: the process-level effects of --process and --cap, or the cgroup
-     entitle-hook made where no cgroup is managed (full/exec.c).  */
-  if (is (c, "exec") && (a->process || a->n_caps || (a->no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0)))
+  /* exec: the process-level effects of --process and --cap, the cgroup
+     entitle-hook made where no cgroup is managed, or the in-container
+     helper in front of a plain exec's command (full/exec.c); the last is
+     one access(2) to the container's mark (lib/host/exec-mark.h).  */
+  if (is (c, "exec")
+      && (a->process || a->n_caps || (a->no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0)
+          || entitle_exec_marked (cfg->state_dir, a->root, a->id)))
     return exec_full (argv, err);
   if ((is (c, "create") || is (c, "run") || is (c, "restore")) && create_needs_full (a, cfg))
     return exec_full (argv, err);

@@ -149,23 +149,29 @@ remove_stale_temps (int dfd)
     }
 }
 
-int
-entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitle_error_t *err)
+/* Check @path, which lstat(2) gave @st, before it is replaced.  */
+static int
+check_replaceable (const char *path, const struct stat *st, entitle_error_t *err)
+{
+  if (S_ISLNK (st->st_mode))
+    return entitle_make_error (err, ELOOP, "`%s` is a symbolic link: entitle never writes through a link", path);
+  if (!S_ISREG (st->st_mode))
+    return entitle_make_error (err, EINVAL, "`%s` is not a regular file", path);
+  return 0;
+}
+
+/* Write @buf to a temporary in @path's directory with the mode and owner
+   of @st, then rename it over @path.  */
+static int
+write_atomic (const char *path, const struct stat *st, const char *buf, size_t len, entitle_error_t *err)
 {
   cleanup_free char *tmp = NULL, *dircopy = strdup (path);
   cleanup_close int fd = -1, dfd = -1;
-  struct stat st;
   const char *dir;
   int tries;
 
   if (dircopy == NULL)
     return entitle_make_error (err, ENOMEM, "write `%s`", path);
-  if (lstat (path, &st) < 0)
-    return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
-  if (S_ISLNK (st.st_mode))
-    return entitle_make_error (err, ELOOP, "`%s` is a symbolic link: entitle never writes through a link", path);
-  if (!S_ISREG (st.st_mode))
-    return entitle_make_error (err, EINVAL, "`%s` is not a regular file", path);
   dir = dirname (dircopy);
   dfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0)
@@ -190,7 +196,7 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
         return entitle_make_error (err, EBUSY, "create temporary file in `%s`: removed under us", dir);
       strcpy (tmp + strlen (tmp) - 6, "XXXXXX");
     }
-  if (fill_temp (fd, &st, buf, len) < 0)
+  if (fill_temp (fd, st, buf, len) < 0)
     {
       int saved = errno;
       unlink (tmp);
@@ -208,6 +214,38 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
   if (dfd >= 0)
     fsync (dfd);
   return 0;
+}
+
+int
+entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitle_error_t *err)
+{
+  struct stat st;
+  int ret;
+
+  if (lstat (path, &st) < 0)
+    return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
+  ret = check_replaceable (path, &st, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  return write_atomic (path, &st, buf, len, err);
+}
+
+int
+entitle_file_create_atomic (const char *path, const char *buf, size_t len, mode_t mode, entitle_error_t *err)
+{
+  struct stat st, fresh = { .st_mode = S_IFREG | (mode & 07777), .st_uid = geteuid (), .st_gid = getegid () };
+  int ret;
+
+  if (lstat (path, &st) < 0)
+    {
+      if (errno != ENOENT)
+        return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
+      st = fresh;
+    }
+  ret = check_replaceable (path, &st, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  return write_atomic (path, &st, buf, len, err);
 }
 
 int

@@ -3,6 +3,7 @@
 #define ENTITLE_FILE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include "error.h"
 
 /* A config.json larger than this is refused (DESIGN §5).  */
@@ -25,6 +26,13 @@ int entitle_write_all (int fd, const char *buf, size_t len);
  */
 int entitle_file_write_atomic (const char *path, const char *buf, size_t len,
                                entitle_error_t *err);
+
+/**
+ * entitle_file_write_atomic, and where @path does not exist, make it a
+ * new file of mode @mode, owned by the caller.
+ */
+int entitle_file_create_atomic (const char *path, const char *buf, size_t len, mode_t mode,
+                                entitle_error_t *err);
 
 /**
  * Does the file @path hold the bytes @needle?  1 or 0, -1 when it cannot

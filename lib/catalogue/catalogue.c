@@ -72,8 +72,8 @@
 /* Sorted by name: entitle_catalogue_find () searches it in halves, and a
    unit test checks the order.  The ladders read narrow to wide.  */
 static const struct entitle_entry_s catalogue[] = {
-  /* fs.*: Landlock, applied by an in-container helper that does not exist
-     yet: refused as unenforceable until it does.  */
+  /* fs.*: Landlock, applied by the in-container helper entitle-init
+     (lib/compile/landlock.c); refused where the kernel has no Landlock.  */
   { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
   { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
 
@@ -261,7 +261,7 @@ static const struct entitle_fx_text_s fx_texts[] = {
   { FX_DEV_DEFAULT, "device cgroup", "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
   { FX_DEV_ALL, "device cgroup", "every device allowed" },
   { FX_LSM_UNCONFINED, "LSM", "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
-  { FX_LANDLOCK, "Landlock", "applied by a helper inside the container, which this version does not build" },
+  { FX_LANDLOCK, "Landlock", "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
 };
 
 const struct entitle_fx_text_s *

@@ -30,7 +30,7 @@ enum
   FX_NO_DEV_MKNOD = 1u << 12,   /* mknod of device nodes denied */
   FX_PERSONALITY = 1u << 13,    /* personality(): PER_LINUX (and the query) only */
   FX_LSM_UNCONFINED = 1u << 14, /* AppArmor unconfined, SELinux spc_t */
-  FX_LANDLOCK = 1u << 16,       /* needs the in-container Landlock helper */
+  FX_LANDLOCK = 1u << 16,       /* Landlock, through the in-container helper */
   FX_DEV_DEFAULT = 1u << 17,    /* device cgroup: only the default devices */
   FX_DEV_ALL = 1u << 18,        /* device cgroup: every device */
 };

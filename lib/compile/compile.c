@@ -8,6 +8,7 @@
 #include "compile.h"
 #include "hooks.h"
 #include "devices.h"
+#include "landlock.h"
 #include "namespaces.h"
 #include "paths.h"
 #include "resolve.h"
@@ -145,20 +146,20 @@ removes (const struct effects *e, const char *cap)
   return e->cap_keep && !entitle_strv_has (e->cap_keep, cap) && !entitle_strv_has (e->cap_add, cap);
 }
 
-/* Restrictions that need mechanisms this tree does not have yet (cgroup
-   BPF is checked where it is enforced: by entitle-hook at createRuntime).  */
+/* Restrictions that need a mechanism this host lacks (cgroup BPF is
+   checked where it is enforced: by entitle-hook at createRuntime).  */
 static void
-note_unenforceable (const struct entitle_set_s *set, struct entitle_outcome_s *out)
+note_unenforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, struct entitle_outcome_s *out)
 {
   size_t i;
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *r = set->items[i].entry;
       char what[128];
-      if ((r->fx & FX_LANDLOCK) == 0)
+      if ((r->fx & FX_LANDLOCK) == 0 || entitle_landlock_available (ctx))
         continue;
       snprintf (what, sizeof (what), "entitlement `%s`", r->name);
-      entitle_outcome_lack (out, what, "it needs the Landlock helper (not built in this version)");
+      entitle_outcome_lack (out, what, "it needs Landlock, which this kernel lacks");
     }
 }
 
@@ -277,21 +278,18 @@ apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e,
   struct entitle_seccomp_plan_s plan = { 0 };
   cleanup_strv char **deny = NULL, **allow = NULL;
   size_t n_deny = 0, n_allow = 0;
-  json_t *linux_ = json_get (spec, "linux");
-  json_t *annotations = json_get (spec, "annotations");
-  /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp: a
-     profile entitle changes must not be shadowed by it.  Only then is the
-     profile kept to compare (a copy of a few hundred names).  */
-  bool shadowed = json_get (annotations, "run.oci.seccomp_bpf_data") != NULL;
-  json_t *old = json_get (linux_, "seccomp");
-  cleanup_json json_t *before = shadowed && old ? json_clone (old) : NULL;
   int ret;
 
   plan_seccomp (json_get (spec, "process"), e, &plan, &deny, &n_deny, &allow, &n_allow);
   ret = entitle_seccomp_apply (ctx, spec, &plan, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (shadowed && !json_equal (before, json_get (linux_, "seccomp")) && json_del (annotations, "run.oci.seccomp_bpf_data"))
+  /* crun loads run.oci.seccomp_bpf_data instead of linux.seccomp: where
+     the set has a seccomp part the profile entitle wrote must not be
+     shadowed by it, also when this compile found the profile as it writes
+     it (a config compiled before, the annotation added since).  */
+  if (((deny && deny[0]) || (allow && allow[0]) || plan.fx || plan.clone_ns || plan.clone_no_ns)
+      && json_del (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"))
     entitle_outcome_note (out, ENTITLE_LOG_WARNING,
                           "removed annotation `run.oci.seccomp_bpf_data`: it would replace the seccomp profile entitle wrote");
   return 0;
@@ -308,7 +306,7 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
 
   if (spec->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "config is not a JSON object");
-  note_unenforceable (set, out);
+  note_unenforceable (ctx, set, out);
   effects_of (set, &e);
   ret = apply_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), &e, out, err);
   if (UNLIKELY (ret < 0))
@@ -323,6 +321,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_add_hooks (ctx, spec, set, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_landlock_apply (ctx, spec, set, err);
   if (UNLIKELY (ret < 0))
     return ret;
   annotations = json_get_or_add (spec, "annotations", JSON_OBJECT);

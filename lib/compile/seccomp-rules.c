@@ -222,10 +222,14 @@ add_rule (json_t *seccomp, const char *name, const char *action, unsigned errno_
   add_names_rule (seccomp, names, action, errno_ret, args);
 }
 
-/* Remove @name from every allowing rule, whatever its arguments; the rules
-   it was removed from are returned as {action, args} for merging.  */
+/* Remove @name from every allowing rule, whatever its arguments, but
+   those @keep says are already as a restriction writes them (a config
+   compiled before: left where they are, so that a second compile gives
+   the same bytes); the rules it was removed from are returned as
+   {action, args} for merging.  */
 static json_t *
-remove_allowing (json_t *seccomp, const char *name)
+remove_allowing_but (json_t *seccomp, const char *name, bool (*keep) (const json_t *rule, const void *data),
+                     const void *data)
 {
   json_t *syscalls = json_get (seccomp, "syscalls"), *taken = json_new (JSON_ARRAY);
   size_t i;
@@ -236,7 +240,7 @@ remove_allowing (json_t *seccomp, const char *name)
       const char *action = json_string (json_get (r, "action"));
       long at = json_array_find_string (names, name);
 
-      if (at < 0 || !entitle_seccomp_action_allows (action))
+      if (at < 0 || !entitle_seccomp_action_allows (action) || (keep && keep (r, data)))
         {
           i++;
           continue;
@@ -254,6 +258,12 @@ remove_allowing (json_t *seccomp, const char *name)
         i++;
     }
   return taken;
+}
+
+static json_t *
+remove_allowing (json_t *seccomp, const char *name)
+{
+  return remove_allowing_but (seccomp, name, NULL, NULL);
 }
 
 static bool
@@ -351,10 +361,31 @@ drop:
   return NULL;
 }
 
+/* Is @rule (an allowing rule that lists r->name) what restrict_denying
+   writes: that name alone, and arguments that one of r's allowances
+   leaves as they are?  */
+static bool
+restricted_already (const json_t *rule, const void *data)
+{
+  const struct restriction *r = data;
+  const json_t *names = json_get (rule, "names"), *args = json_get (rule, "args");
+  size_t j;
+
+  if (names == NULL || names->n != 1 || args == NULL || args->type != JSON_ARRAY || args->n == 0)
+    return false;
+  for (j = 0; j < r->nallow; j++)
+    {
+      cleanup_json json_t *merged = merge (args, &r->allow[j]);
+      if (merged && json_equal (merged, args))
+        return true;
+    }
+  return false;
+}
+
 static void
 restrict_denying (json_t *seccomp, const struct restriction *r)
 {
-  cleanup_json json_t *taken = remove_allowing (seccomp, r->name);
+  cleanup_json json_t *taken = remove_allowing_but (seccomp, r->name, restricted_already, r);
   size_t i, j;
 
   for (i = 0; i < taken->n; i++)

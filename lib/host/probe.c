@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "probe.h"
 #include "utils.h"
 
@@ -284,4 +286,16 @@ entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *w
     snprintf (why, len, "the kernel refuses cgroup BPF %s programs",
               entitle_attach_names (missing, names, sizeof (names)));
   return missing;
+}
+
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+
+int
+entitle_probe_landlock_abi (void)
+{
+  long abi = syscall (__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  return abi > 0 ? (int)abi : 0;
 }

@@ -35,6 +35,13 @@ struct entitle_probe_s
   bool apparmor;
 };
 
+/**
+ * The Landlock ABI of the running kernel, 0 when it has none (or does not
+ * let this process ask): the probe's `landlock_abi`, also asked directly
+ * by the compiler, whose answer must be the same.  One system call.
+ */
+int entitle_probe_landlock_abi (void);
+
 /** The probe as a JSON document (caller frees).  */
 char *entitle_probe_to_json (const struct entitle_probe_s *p);
 

@@ -71,6 +71,16 @@ entitle_config_hook (const struct entitle_config_s *cfg, char *buf, size_t len)
 }
 
 const char *
+entitle_config_init (char *buf, size_t len)
+{
+  const char *p = getenv ("ENTITLE_INIT");
+  if (p && *p)
+    return p;
+  p = build_tree_program ("shim", "init/entitle-init", buf, len);
+  return p ? p : PKGLIBEXECDIR "/entitle-init";
+}
+
+const char *
 entitle_config_full (char *buf, size_t len)
 {
   const char *p = build_tree_program ("oci-hooks", "shim/entitle-full", buf, len);

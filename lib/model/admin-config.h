@@ -46,6 +46,12 @@ char *entitle_state_path (const char *state_dir, const char *name);
     be built in @buf (PATH_MAX).  */
 const char *entitle_config_hook (const struct entitle_config_s *cfg, char *buf, size_t len);
 
+/** entitle-init, the in-container helper that create bind-mounts into
+    containers (entitle-init(8)): $ENTITLE_INIT, else the build tree's when
+    the running program is in one, else the installed one.  The path may be
+    built in @buf (PATH_MAX).  */
+const char *entitle_config_init (char *buf, size_t len);
+
 /** entitle-full, for entitle-hook: the build tree's when the hook runs
     from one, else the installed one; the path may be built in @buf.  */
 const char *entitle_config_full (char *buf, size_t len);

@@ -20,6 +20,7 @@ struct entitle_ctx_s
   /* Memoized probes; -1 until asked.  */
   int selinux_enabled;
   int apparmor_enabled;
+  int landlock_abi; /**< the kernel's Landlock ABI, 0: none */
   int bounding_read;
   uint64_t bounding;    /**< entitle's own bounding set */
   char **syscall_names; /**< every syscall of the host's architectures */
@@ -35,6 +36,7 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->cgroup_unmanaged = false;
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
+  ctx->landlock_abi = -1;
   ctx->bounding_read = 0;
   ctx->bounding = 0;
   ctx->syscall_names = NULL;

@@ -10,14 +10,6 @@ load helpers
 
 IMAGE=docker.io/library/entitle-busybox:latest
 
-# build_image DIR: DIR/image.tar, an OCI image layout (one layer: busybox,
-# its applets and /probe) that `ctr images import` takes.
-build_image() {
-  "$BUSYBOX_ROOTFS" "$1/rootfs"
-  cp "$ENTITLE_PROBE" "$1/rootfs/probe"
-  "$OCI_IMAGE" "$1/rootfs" "$1/image.tar" /bin/sh
-}
-
 setup_file() {
   local missing tool
   for tool in containerd ctr containerd-shim-runc-v2 busybox jq; do
@@ -37,7 +29,7 @@ setup_file() {
   export CTRD_DIR
   # runc names cgroups /NAMESPACE/ID: a namespace of this run only.
   export CTRD_NS="entitle-test-${CTRD_DIR##*.}"
-  build_image "$CTRD_DIR"
+  probe_image "$CTRD_DIR" /bin/sh
   # entitle installed as `runc` first on containerd's PATH (as
   # docs/integration.md offers): what `ctr run` without --runc-binary runs.
   mkdir "$CTRD_DIR/bin"

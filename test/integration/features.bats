@@ -99,16 +99,16 @@ entitle_version() {
   done
 }
 
-@test "features: io.entitle.mechanisms names cgroup BPF exactly when entitle probe finds every attach type" {
+@test "features: io.entitle.mechanisms names cgroup BPF and Landlock exactly when entitle probe finds them" {
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
   # Every attach point but device, which the runtimes use, not entitle.
   all=$("$ENTITLE" probe --json | jq -r '[.cgroup_bpf[] | select(. != "device")] | length')
+  abi=$("$ENTITLE" probe --json | jq -r .landlock_abi)
   mech=$("$ENTITLE" features | jq -r '.annotations["io.entitle.mechanisms"]')
-  if [ "$all" -eq 10 ]; then
-    [ "$mech" = seccomp,capabilities,namespaces,paths,device-cgroup,cgroup-bpf ]
-  else
-    [ "$mech" = seccomp,capabilities,namespaces,paths,device-cgroup ]
-  fi
+  want=seccomp,capabilities,namespaces,paths,device-cgroup
+  [ "$all" -ne 10 ] || want+=,cgroup-bpf
+  [ "$abi" -eq 0 ] || want+=,landlock
+  [ "$mech" = "$want" ]
   # Without a usable hook there is no cgroup BPF to offer.
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state2\", \"hook\": \"/nonexistent\"}"
   [ "$(env -u ENTITLE_HOOK "$ENTITLE" features | jq -r '.annotations["io.entitle.mechanisms"]')" = \

@@ -35,6 +35,8 @@ export ENTITLE_BPF_PINS
 RUN_CRUN="${BATS_TEST_DIRNAME}/run-crun.sh"
 BUSYBOX_ROOTFS="${BATS_TEST_DIRNAME}/../busybox-rootfs.sh"
 OCI_IMAGE="${BATS_TEST_DIRNAME}/../oci-image.sh"
+CONTAINERD_CONFIG="${BATS_TEST_DIRNAME}/../containerd-config.sh"
+CNI_BRIDGE="${BATS_TEST_DIRNAME}/../cni-bridge.sh"
 POLICY_OF="${BATS_TEST_DIRNAME}/../policy-of.sh"
 CRUN_BIN=$(command -v crun || echo /usr/bin/crun)
 RUNC_BIN=$(command -v runc || echo /usr/sbin/runc)
@@ -172,30 +174,65 @@ require_crun() {
   fi
 }
 
-# containerd_start DIR: a private containerd (the CRI plugin off) with
-# its root, state and socket (DIR/containerd.sock) in DIR, run with the
-# caller's environment; its pid in DIR/containerd.pid.  Waits until it
-# answers.  Not bats' fd 3: a shim that a failed test leaves would hang
-# the run.
+# require_tools PACKAGES TOOL...: skip (in setup_file too) unless every
+# TOOL is on PATH, or exists where it is a path, naming the Debian
+# PACKAGES that provide them.
+require_tools() {
+  local pkgs=$1 tool missing=""
+  shift
+  for tool in "$@"; do
+    case $tool in
+    /*) [ -e "$tool" ] ;;
+    *) command -v "$tool" >/dev/null ;;
+    esac || missing+=" $tool"
+  done
+  if [ -n "$missing" ]; then
+    skip "not installed:$missing (Debian packages $pkgs)"
+  fi
+}
+
+# probe_image DIR CMD...: DIR/rootfs, busybox, its applets and the probe
+# as /probe; DIR/image.tar, an OCI image layout of it (one layer, CMD...
+# its command) that `ctr images import` takes; DIR/rootfs.tar, the same
+# for `docker import` and `podman import`.  Nothing is pulled.
+probe_image() {
+  local d=$1
+  shift
+  "$BUSYBOX_ROOTFS" "$d/rootfs"
+  cp "$ENTITLE_PROBE" "$d/rootfs/probe"
+  "$OCI_IMAGE" "$d/rootfs" "$d/image.tar" "$@"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$d/rootfs" -cf "$d/rootfs.tar" .
+}
+
+# What the engine tests run in a container: the socket probes and the
+# capability and NoNewPrivs lines.
+ENGINE_SCRIPT='/probe socket inet; /probe socket unix; grep -E "^(CapEff|NoNewPrivs)" /proc/self/status'
+
+# confined_output DENIAL: $output, what ENGINE_SCRIPT printed, shows the
+# engine tests' profile (network.none, security.confined): an inet socket
+# refused with DENIAL, a unix one allowed, NoNewPrivs set, no
+# CAP_DAC_OVERRIDE.
+confined_output() {
+  [ "$(sed -n 1,2p <<<"$output")" = "$(printf '%s\nok' "$1")" ] &&
+    [ "$(grep NoNewPrivs <<<"$output")" = "NoNewPrivs:	1" ] &&
+    lacks_cap "$(cap_line "$output" CapEff)" $CAP_DAC_OVERRIDE
+}
+
+# containerd_config DIR [OPTION...]: DIR/config.toml, a private
+# containerd's config from test/containerd-config.sh (the CRI plugin off
+# unless OPTION... has --cri).
+containerd_config() {
+  "$CONTAINERD_CONFIG" "$@" >"$1/config.toml"
+}
+
+# containerd_start DIR: a private containerd with DIR/config.toml (the
+# CRI plugin off when the caller wrote none): its root, state and socket
+# (DIR/containerd.sock) in DIR, run with the caller's environment; its pid
+# in DIR/containerd.pid.  Waits until it answers.  Not bats' fd 3: a shim
+# that a failed test leaves would hang the run.
 containerd_start() {
   local d=$1
-  cat >"$d/config.toml" <<EOF
-version = 2
-root = "$d/root"
-state = "$d/state"
-disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.snapshotter.v1.btrfs",
-  "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper",
-  "io.containerd.snapshotter.v1.aufs", "io.containerd.internal.v1.opt",
-  "io.containerd.tracing.processor.v1.otlp"]
-[grpc]
-  address = "$d/containerd.sock"
-[ttrpc]
-  address = "$d/containerd.sock.ttrpc"
-[debug]
-  address = ""
-[metrics]
-  address = ""
-EOF
+  [ -f "$d/config.toml" ] || containerd_config "$d"
   containerd --config "$d/config.toml" >"$d/containerd.log" 2>&1 3>&- &
   echo $! >"$d/containerd.pid"
   for _ in $(seq 100); do
@@ -207,16 +244,17 @@ EOF
   return 1
 }
 
-# containerd_stop DIR NS: stop containerd_start's containerd by its pid,
-# unmount what it left under DIR (snapshots, rootfs of a failed test;
-# innermost first), remove DIR, and the cgroup parents runc made for the
-# ctr namespace NS (runc removes a container's cgroups, not these).
-containerd_stop() {
-  local d=$1 ns=$2 pid
-  if [ -f "$d/containerd.pid" ]; then
-    pid=$(cat "$d/containerd.pid")
+# daemon_stop PIDFILE DIR CGROUP: stop the engine whose pid is in PIDFILE
+# (and wait for it), unmount what it left under DIR (snapshots, rootfs of
+# a failed test; innermost first), remove DIR, and the cgroup parents
+# runc made under CGROUP, CGROUP included (runc removes a container's
+# cgroups, not these).
+daemon_stop() {
+  local pidfile=$1 d=$2 cgroup=$3 pid m
+  if [ -f "$pidfile" ]; then
+    pid=$(cat "$pidfile")
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do
+    for _ in $(seq 150); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.1
     done
@@ -225,7 +263,13 @@ containerd_stop() {
     umount -l "$m" || true
   done
   rm -rf "$d"
-  rmdir /sys/fs/cgroup/*/"$ns" /sys/fs/cgroup/"$ns" 2>/dev/null || true
+  find /sys/fs/cgroup/*/"$cgroup" /sys/fs/cgroup/"$cgroup" -depth -type d -exec rmdir {} + 2>/dev/null || true
+}
+
+# containerd_stop DIR NS: daemon_stop of containerd_start's containerd;
+# NS is the ctr namespace (or the CRI pods' cgroup parent).
+containerd_stop() {
+  daemon_stop "$1/containerd.pid" "$1" "$2"
 }
 
 # build_rootfs: the busybox rootfs, built once per bats run and shared by

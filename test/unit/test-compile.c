@@ -768,33 +768,6 @@ test_entitle_rewrite_security_confined (void **state)
   assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "security.confined");
 }
 
-/* Restrictions no mechanism here enforces.  */
-
-static void
-test_entitle_rewrite_unenforceable_refused (void **state)
-{
-  struct entitle_config_s cfg;
-  cleanup_json json_t *spec = spec_requesting ("fs.write=/data");
-
-  (void)state;
-  no_config (&cfg);
-  assert_rewrite_fails (&cfg, spec, "entitlement `fs.write` cannot be enforced here: it needs the Landlock helper",
-                        NULL);
-}
-
-static void
-test_entitle_rewrite_unenforceable_warn (void **state)
-{
-  struct entitle_config_s cfg;
-  cleanup_json json_t *spec = spec_requesting ("fs.write=/data");
-
-  (void)state;
-  config_from (&cfg, "{\"on_unenforceable\":\"warn\"}");
-  assert_int_equal (rewrite (&cfg, spec, NULL), 1);
-  assert_string_equal (annotation (spec, ENTITLE_ANNOTATION_APPLIED), "fs.write=/data");
-  entitle_config_free (&cfg);
-}
-
 /* A BPF-enforced entitlement brings entitle-hook at createRuntime, once,
    with the admin config's path (hooks run with an empty environment) and
    the hook path the config names; at poststop only where the runtime
@@ -978,6 +951,15 @@ test_entitle_rewrite_seccomp_bpf_data_removed (void **state)
     assert_non_null (json_get (json_get (spec, "linux"), "seccomp"));
     assert_null (json_get (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"));
   }
+  /* Added to a config compiled before, which compiles to the same
+     profile: removed all the same.  */
+  {
+    cleanup_json json_t *spec = spec_requesting ("network.none");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    set_annotation (spec, "run.oci.seccomp_bpf_data", "AAAA");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+    assert_null (json_get (json_get (spec, "annotations"), "run.oci.seccomp_bpf_data"));
+  }
   /* Seccomp untouched: the annotation stays.  */
   {
     cleanup_json json_t *spec = spec_requesting ("host.processes.none");
@@ -1114,8 +1096,6 @@ main (void)
     cmocka_unit_test (test_entitle_rewrite_no_mount_namespace),
     cmocka_unit_test (test_entitle_rewrite_forged_applied_overwritten),
     cmocka_unit_test (test_entitle_rewrite_security_confined),
-    cmocka_unit_test (test_entitle_rewrite_unenforceable_refused),
-    cmocka_unit_test (test_entitle_rewrite_unenforceable_warn),
     cmocka_unit_test (test_entitle_rewrite_adds_hooks),
     cmocka_unit_test (test_entitle_rewrite_no_hooks_without_bpf),
     cmocka_unit_test (test_entitle_rewrite_drops_unusable_labels),

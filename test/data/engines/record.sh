@@ -118,13 +118,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# has_cap BIT: this process's bounding set has capability BIT.
-has_cap() {
-  local bnd
-  bnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)
-  (((0x$bnd >> $1) & 1))
-}
-
 # wait_for WHAT COMMAND...: poll COMMAND until it succeeds (10 s).
 wait_for() {
   local what=$1
@@ -188,18 +181,6 @@ build_image() {
   "$HERE/../../oci-image.sh" "$T/rootfs" "$T/image.tar" /bin/sleep 3600
 }
 
-# A CNI network of this run: a bridge with no address, no gateway and no
-# masquerading, on a private range (the containers reach nothing).
-write_cni() {
-  local dir=$1 name=$2 bridge=$3 subnet=$4
-  mkdir -p "$dir"
-  jq -n --arg name "$name" --arg bridge "$bridge" --arg subnet "$subnet" '{
-    cniVersion: "0.4.0", name: $name,
-    plugins: [{type: "bridge", bridge: $bridge, isGateway: false, ipMasq: false,
-      hairpinMode: false, ipam: {type: "host-local", ranges: [[{subnet: $subnet}]]}}]}' \
-    >"$dir/10-$name.conflist"
-}
-
 versions() {
   {
     echo "# Engines that wrote the configs of this directory (record.sh, $(date -u +%Y-%m-%d))."
@@ -228,46 +209,13 @@ record_runc() {
   log "recorded runc-spec (runc spec)"
 }
 
-CTRD_SOCK=$T/containerd.sock
+CTRD_SOCK=$T/containerd/containerd.sock
 start_containerd() {
   [ -S "$CTRD_SOCK" ] && return 0
-  write_cni "$T/cni" entrec-cri entrec-cri0 10.213.0.0/24
-  cat >"$T/containerd.toml" <<EOF
-version = 2
-root = "$T/containerd/root"
-state = "$T/containerd/state"
-disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs",
-  "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.aufs",
-  "io.containerd.internal.v1.opt", "io.containerd.tracing.processor.v1.otlp"]
-[grpc]
-  address = "$CTRD_SOCK"
-[ttrpc]
-  address = "$CTRD_SOCK.ttrpc"
-[debug]
-  address = ""
-[metrics]
-  address = ""
-[plugins."io.containerd.grpc.v1.cri"]
-  sandbox_image = "$IMAGE"
-  stream_server_address = "127.0.0.1"
-  stream_server_port = "0"
-  enable_selinux = false
-  netns_mounts_under_state_dir = true
-  # The sandbox's oomScoreAdj would be -998, which needs CAP_SYS_RESOURCE:
-  # hosts without it (this one) keep containerd's own score.
-  restrict_oom_score_adj = $(if has_cap 24; then echo false; else echo true; fi)
-  [plugins."io.containerd.grpc.v1.cri".containerd]
-    snapshotter = "overlayfs"
-    default_runtime_name = "capture"
-    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.capture]
-      runtime_type = "io.containerd.runc.v2"
-      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.capture.options]
-        BinaryName = "$CAPTURE"
-        Root = "$T/runc-cri"
-  [plugins."io.containerd.grpc.v1.cri".cni]
-    bin_dir = "/usr/lib/cni"
-    conf_dir = "$T/cni"
-EOF
+  "$HERE/../../cni-bridge.sh" "$T/cni" entrec-cri entrec-cri0 10.213.0.0/24
+  mkdir -p "$T/containerd"
+  "$HERE/../../containerd-config.sh" "$T/containerd" --cri "$IMAGE" --cni "$T/cni" \
+    --runtime "capture=$CAPTURE" --runc-root "$T/runc-cri" >"$T/containerd.toml"
   containerd --config "$T/containerd.toml" >"$T/containerd.log" 2>&1 &
   PIDS+=($!)
   wait_for containerd ctr -a "$CTRD_SOCK" version || {
@@ -329,7 +277,7 @@ record_cri() {
 record_podman() {
   local variant opts d=$T/podman
   mkdir -p "$d/hooks.d" "$d/tmp"
-  write_cni "$d/net" podman entrec-pod0 10.214.0.0/24
+  "$HERE/../../cni-bridge.sh" "$d/net" podman entrec-pod0 10.214.0.0/24
   # The host's containers.conf applies, as it would for any user.
   pm() {
     podman --root "$d/root" --runroot "$d/run" --tmpdir "$d/tmp" --storage-driver vfs \

@@ -2,21 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # A small CRI client (Kubernetes runtime.v1, the subset in api.proto) for
-# record.sh: it does what the kubelet does to run one container in a pod,
-# with the choices the corpus records, and removes both afterwards.
+# record.sh and test/integration/cri.bats: it does what the kubelet does
+# to run one container in a pod, and removes both afterwards.
 #
 #   cri.py --address SOCKET --proto-dir DIR version
 #   cri.py --address SOCKET --proto-dir DIR run NAME [--host-network]
 #          [--privileged] [--seccomp runtime-default|unconfined|localhost:PATH]
 #          [--image IMAGE] [--cgroup-parent DIR] [--log-dir DIR]
-#          -- COMMAND...
+#          [--runtime-handler HANDLER] [--annotation KEY=VALUE]...
+#          [--print-log] -- COMMAND...
 #
-# DIR holds api_pb2.py, generated from api.proto by record.sh with
-# `protoc --python_out` (Debian package protobuf-compiler); the transport is
-# Debian's python3-grpcio.  `run` prints the sandbox and container ids and
-# the container's exit code.
+# DIR holds api_pb2.py, generated from api.proto with `protoc --python_out`
+# (Debian package protobuf-compiler); the transport is Debian's
+# python3-grpcio.  `run` prints the sandbox and container ids and the
+# container's exit code, then with --print-log (and --log-dir) what the
+# container wrote, as the kubelet's `kubectl logs` shows it.
+# --runtime-handler is the RuntimeClass's handler, --annotation a pod
+# annotation, as the kubelet passes them.  A call the runtime fails is one
+# line on stderr, "cri.py: METHOD: CODE: DETAILS" (the gRPC status the
+# kubelet gets), and exit status 1.
 
 import argparse
+import os
 import sys
 import time
 import uuid
@@ -45,6 +52,9 @@ def main():
     run.add_argument("--image", default="docker.io/library/entitle-busybox:latest")
     run.add_argument("--cgroup-parent", default="")
     run.add_argument("--log-dir", default="")
+    run.add_argument("--runtime-handler", default="")
+    run.add_argument("--annotation", action="append", default=[], help="KEY=VALUE")
+    run.add_argument("--print-log", action="store_true")
     run.add_argument("command", nargs="+")
     args = parser.parse_args()
 
@@ -54,11 +64,15 @@ def main():
 
     channel = grpc.insecure_channel("unix://" + args.address)
     rpc = Runtime(channel, api)
-    if args.cmd == "version":
-        v = rpc.call("Version", api.VersionRequest(version="v1"), api.VersionResponse)
-        print(v.runtime_name, v.runtime_version, v.runtime_api_version)
-        return 0
-    return run_pod(rpc, api, args)
+    try:
+        if args.cmd == "version":
+            v = rpc.call("Version", api.VersionRequest(version="v1"), api.VersionResponse)
+            print(v.runtime_name, v.runtime_version, v.runtime_api_version)
+            return 0
+        return run_pod(rpc, api, args)
+    except grpc.RpcError as e:
+        print("cri.py: %s: %s: %s" % (rpc.last, e.code().name, e.details()), file=sys.stderr)
+        return 1
 
 
 class Runtime:
@@ -67,8 +81,10 @@ class Runtime:
     def __init__(self, channel, api):
         self.channel = channel
         self.api = api
+        self.last = None
 
     def call(self, method, request, response_type):
+        self.last = method
         fn = self.channel.unary_unary(
             "/runtime.v1.RuntimeService/" + method,
             request_serializer=lambda m: m.SerializeToString(),
@@ -90,6 +106,7 @@ def run_pod(rpc, api, args):
         log_directory=args.log_dir,
         labels={"io.kubernetes.pod.name": args.name, "io.kubernetes.pod.namespace": "default",
                 "io.kubernetes.pod.uid": uid},
+        annotations=dict(a.split("=", 1) for a in args.annotation),
         linux=api.LinuxPodSandboxConfig(
             cgroup_parent=args.cgroup_parent,
             security_context=api.LinuxSandboxSecurityContext(
@@ -100,7 +117,8 @@ def run_pod(rpc, api, args):
     # As the kubelet: the pod's seccomp profile is the sandbox's too.
     set_seccomp(sandbox.linux.security_context, api, args.seccomp)
 
-    pod = rpc.call("RunPodSandbox", api.RunPodSandboxRequest(config=sandbox),
+    pod = rpc.call("RunPodSandbox",
+                   api.RunPodSandboxRequest(config=sandbox, runtime_handler=args.runtime_handler),
                    api.RunPodSandboxResponse).pod_sandbox_id
     print("sandbox", pod)
     try:
@@ -130,6 +148,8 @@ def run_pod(rpc, api, args):
                      api.StartContainerResponse)
             status = wait_exited(rpc, api, cid)
             print("exit", status.exit_code)
+            if args.print_log and args.log_dir:
+                print_log(os.path.join(args.log_dir, container.log_path))
         finally:
             rpc.call("StopContainer", api.StopContainerRequest(container_id=cid, timeout=0),
                      api.StopContainerResponse)
@@ -155,6 +175,14 @@ def set_seccomp(context, api, profile):
         context.seccomp.localhost_ref = profile[len("localhost:"):]
     elif profile:
         raise SystemExit("unknown seccomp profile " + profile)
+
+
+def print_log(path):
+    """The lines of a CRI log ("TIME STREAM TAG TEXT"), as the kubelet shows them."""
+    with open(path) as f:
+        for line in f:
+            fields = line.rstrip("\n").split(" ", 3)
+            print(fields[3] if len(fields) == 4 else "")
 
 
 def wait_exited(rpc, api, cid):

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_INIT_H
+#define ENTITLE_INIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* entitle-init, the in-container helper (entitle-init(8)): libc only, it
+   runs inside the container, so it links nothing of entitle's.  */
+
+/* Exit statuses, as a shell's: the command could not be found or a rule
+   could not be applied (nothing ran), or it was found but not run.  */
+#define INIT_EXIT_FAILED 127
+#define INIT_EXIT_NOEXEC 126
+
+/* One rule of the command line, in the order given.  */
+enum rule_kind
+{
+  RULE_FS_WRITE,    /* --fs.write PATH */
+  RULE_FS_READ,     /* --fs.read PATH */
+  RULE_TCP_CONNECT, /* --tcp-connect PORT[-PORT] */
+  RULE_TCP_BIND,    /* --tcp-bind PORT[-PORT] */
+};
+
+struct rule
+{
+  enum rule_kind kind;
+  const char *value;
+};
+
+/* What main parsed, and the command's file as execve will take it.  */
+struct plan
+{
+  struct rule *rules;
+  size_t n_rules;
+  char **command; /* argv after "--" */
+  char *path;     /* command[0] resolved through $PATH */
+};
+
+/** One line "entitle-init: ..." on stderr, then exit with @status.  */
+_Noreturn void init_fail (int status, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+
+/** Does @p hold a rule of @kind?  */
+bool plan_has (const struct plan *p, enum rule_kind kind);
+
+/** The Landlock layer: fs.write, fs.read and the TCP port rules.  */
+void init_landlock (const struct plan *p);
+
+/**
+ * Call @add for each file the kernel and the dynamic loader open to run
+ * @path: @path itself, a script's interpreter (#!), an ELF program's
+ * interpreter (PT_INTERP) and, for a dynamic one, the standard library
+ * directories and /etc/ld.so.cache.  Paths that do not exist are passed
+ * too: @add decides (required is false for all but @path).
+ */
+void init_run_needs (const char *path, void (*add) (const char *path, bool required, void *data), void *data);
+
+#endif

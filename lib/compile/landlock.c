@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "admin-config.h"
+#include "landlock.h"
+#include "policy.h"
+#include "probe.h"
+#include "utils.h"
+#include "values.h"
+
+/* fs.read and fs.write, and the second network layer (DESIGN §4,
+   entitle-init(8)): from a final set to the helper's command line, its
+   mount, and process.args.  */
+
+struct argv_s
+{
+  char **v;
+  size_t n;
+};
+
+static void
+push (struct argv_s *a, char *s)
+{
+  a->v = realloc (a->v, (a->n + 2) * sizeof (char *));
+  if (a->v == NULL || s == NULL)
+    abort ();
+  a->v[a->n++] = s;
+  a->v[a->n] = NULL;
+}
+
+/* OPTION VALUE, once: two rules of one port range say the same.  */
+static void
+push_option (struct argv_s *a, const char *option, const char *value)
+{
+  for (size_t i = 0; i + 1 < a->n; i++)
+    if (strcmp (a->v[i], option) == 0 && strcmp (a->v[i + 1], value) == 0)
+      return;
+  push (a, strdup (option));
+  push (a, strdup (value));
+}
+
+static void
+push_ports (struct argv_s *a, const char *option, unsigned lo, unsigned hi)
+{
+  char buf[16];
+
+  if (lo == hi)
+    snprintf (buf, sizeof (buf), "%u", lo);
+  else
+    snprintf (buf, sizeof (buf), "%u-%u", lo, hi);
+  push_option (a, option, buf);
+}
+
+bool
+entitle_landlock_needed (const struct entitle_set_s *set)
+{
+  for (size_t i = 0; i < set->n; i++)
+    if (set->items[i].entry->fx & FX_LANDLOCK)
+      return true;
+  return false;
+}
+
+int
+entitle_landlock_abi (struct entitle_ctx_s *ctx)
+{
+  if (ctx->landlock_abi < 0)
+    ctx->landlock_abi = entitle_probe_landlock_abi ();
+  return ctx->landlock_abi;
+}
+
+bool
+entitle_landlock_available (struct entitle_ctx_s *ctx)
+{
+  return entitle_landlock_abi (ctx) > 0;
+}
+
+bool
+entitle_landlock_wraps (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
+{
+  return entitle_landlock_needed (set) && entitle_landlock_available (ctx);
+}
+
+/* The ports of @req's value that its row's programs allow: an egress
+   rule's range (0-65535 without a port), a bind range, a bind-map's FROM
+   (the cgroup program maps a bind after Landlock saw its port).  */
+static bool
+ports_of (const struct entitle_request_s *req, unsigned *lo, unsigned *hi)
+{
+  unsigned policy = req->entry->policy;
+
+  if (req->value == NULL)
+    return false;
+  if (policy & POL_EGRESS)
+    *lo = req->v.cidr.lo, *hi = req->v.cidr.hi;
+  else if (policy & POL_BIND)
+    *lo = req->v.ports.lo, *hi = req->v.ports.hi;
+  else if (policy & POL_BIND_MAP)
+    *lo = *hi = req->v.ports.lo;
+  else
+    return false;
+  return true;
+}
+
+static bool
+has_policy (const struct entitle_set_s *set, unsigned policy)
+{
+  for (size_t i = 0; i < set->n; i++)
+    if (set->items[i].entry->policy & policy)
+      return true;
+  return false;
+}
+
+/* OPTION PORTS for each value of the rows with @policy, into @a; false
+   when a value allows every port or the ports add up to more than
+   ENTITLE_LANDLOCK_MAX_PORTS.  */
+static bool
+rows_ports (const struct entitle_set_s *set, unsigned policy, const char *option, struct argv_s *a)
+{
+  unsigned lo, hi, total = 0;
+
+  for (size_t i = 0; i < set->n; i++)
+    {
+      if ((set->items[i].entry->policy & policy) == 0 || !ports_of (&set->items[i], &lo, &hi))
+        continue;
+      total += hi - lo + 1;
+      if ((lo == 0 && hi == 65535) || total > ENTITLE_LANDLOCK_MAX_PORTS)
+        return false;
+      push_ports (a, option, lo, hi);
+    }
+  return true;
+}
+
+static void
+reset (struct argv_s *a)
+{
+  cleanup_strvp (&a->v);
+  a->v = NULL;
+  a->n = 0;
+}
+
+static void
+append (struct argv_s *to, struct argv_s *from)
+{
+  for (size_t i = 0; i + 1 < from->n; i += 2)
+    push_option (to, from->v[i], from->v[i + 1]);
+  reset (from);
+}
+
+/* Landlock's TCP rules name a port, never an address: they may only add a
+   layer where every port the cgroup programs allow is listed.  So connect
+   rules only when every network.egress rule names its ports, bind rules
+   only under network.bind, and neither beyond ENTITLE_LANDLOCK_MAX_PORTS
+   ports.  */
+static void
+tcp_layer (const struct entitle_set_s *set, struct argv_s *out)
+{
+  struct argv_s a = { 0 };
+
+  if (has_policy (set, POL_EGRESS) && rows_ports (set, POL_EGRESS, "--tcp-connect", &a))
+    append (out, &a);
+  reset (&a);
+  if (!has_policy (set, POL_BIND))
+    return;
+  /* bind(0) passes the bind program (the kernel chooses the port; the
+     ingress program holds it to the list), and a bind-map's FROM is what
+     Landlock sees: the program maps the port after it.  */
+  push_ports (&a, "--tcp-bind", 0, 0);
+  if (rows_ports (set, POL_BIND | POL_BIND_MAP, "--tcp-bind", &a))
+    append (out, &a);
+  reset (&a);
+}
+
+char **
+entitle_landlock_argv (const struct entitle_set_s *set)
+{
+  struct argv_s a = { 0 };
+
+  push (&a, strdup (ENTITLE_INIT_DEST));
+  /* Each Landlock row's helper option is its name: --fs.write PATH.  */
+  for (size_t i = 0; i < set->n; i++)
+    {
+      const struct entitle_request_s *r = &set->items[i];
+      char *option;
+      if (!(r->entry->fx & FX_LANDLOCK) || r->value == NULL)
+        continue;
+      if (asprintf (&option, "--%s", r->entry->name) < 0)
+        abort ();
+      push_option (&a, option, r->value);
+      free (option);
+    }
+  tcp_layer (set, &a);
+  push (&a, strdup ("--"));
+  return a.v;
+}
+
+/* Where the command starts in @args: after a helper prefix an earlier
+   compile wrote (ENTITLE_INIT_DEST ... --), else at 0.  */
+static size_t
+command_start (const json_t *args)
+{
+  const char *a0 = json_string (args->items[0]);
+
+  if (a0 == NULL || strcmp (a0, ENTITLE_INIT_DEST) != 0)
+    return 0;
+  for (size_t i = 1; i < args->n; i++)
+    {
+      const char *s = json_string (args->items[i]);
+      if (s && strcmp (s, "--") == 0)
+        return i + 1;
+    }
+  return 0;
+}
+
+void
+entitle_landlock_wrap (json_t *process, const struct entitle_set_s *set)
+{
+  const json_t *args = json_get (process, "args");
+  cleanup_strv char **prefix = NULL;
+  json_t *wrapped;
+  size_t start;
+
+  if (args == NULL || args->type != JSON_ARRAY || args->n == 0)
+    return;
+  start = command_start (args);
+  prefix = entitle_landlock_argv (set);
+  wrapped = json_new (JSON_ARRAY);
+  for (char **p = prefix; *p; p++)
+    json_push (wrapped, json_new_string (*p));
+  for (size_t i = start; i < args->n; i++)
+    json_push (wrapped, json_clone (args->items[i]));
+  json_set (process, "args", wrapped);
+}
+
+static bool
+is_dev (const char *destination)
+{
+  size_t n = destination ? strlen (destination) : 0;
+
+  while (n > 1 && destination[n - 1] == '/')
+    n--;
+  return n == 4 && strncmp (destination, "/dev", 4) == 0;
+}
+
+/* The helper's mount, last (no later mount can hide it), in place of any
+   mount an earlier compile, or anyone, put on ENTITLE_INIT_DEST.  Only on
+   the container's own /dev tmpfs: a /dev bound from the host would get
+   the mount point made in the host's /dev.  */
+static int
+mount_helper (json_t *spec, const char *name, entitle_error_t *err)
+{
+  json_t *mounts = json_get_or_add (spec, "mounts", JSON_ARRAY), *m, *options;
+  const char *dev_type = NULL;
+  char buf[PATH_MAX];
+  size_t i = 0;
+
+  while (i < mounts->n)
+    {
+      const char *dest = json_string (json_get (mounts->items[i], "destination"));
+      if (is_dev (dest))
+        dev_type = json_string (json_get (mounts->items[i], "type"));
+      if (dest && strcmp (dest, ENTITLE_INIT_DEST) == 0)
+        json_remove_at (mounts, i);
+      else
+        i++;
+    }
+  if (dev_type == NULL || strcmp (dev_type, "tmpfs") != 0)
+    return entitle_make_error (err, EINVAL, "entitlement `%s`: its helper is mounted at `%s`, and the config's /dev is not a tmpfs of the container",
+                               name, ENTITLE_INIT_DEST);
+  m = json_new (JSON_OBJECT);
+  json_set (m, "destination", json_new_string (ENTITLE_INIT_DEST));
+  json_set (m, "type", json_new_string ("bind"));
+  json_set (m, "source", json_new_string (entitle_config_init (buf, sizeof (buf))));
+  options = json_new (JSON_ARRAY);
+  json_push (options, json_new_string ("bind"));
+  json_push (options, json_new_string ("ro"));
+  json_push (options, json_new_string ("nosuid"));
+  json_push (options, json_new_string ("nodev"));
+  json_set (m, "options", options);
+  json_push (mounts, m);
+  return 0;
+}
+
+int
+entitle_landlock_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
+                        entitle_error_t *err)
+{
+  json_t *process = json_get (spec, "process");
+  const json_t *args = json_get (process, "args");
+  const char *name = NULL;
+  int ret;
+
+  if (!entitle_landlock_wraps (ctx, set) || args == NULL || args->type != JSON_ARRAY || args->n == 0)
+    return 0;
+  for (size_t i = 0; name == NULL && i < set->n; i++)
+    if (set->items[i].entry->fx & FX_LANDLOCK)
+      name = set->items[i].entry->name;
+  ret = mount_helper (spec, name, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  entitle_landlock_wrap (process, set);
+  return 0;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Kubernetes' path, through containerd's CRI plugin (issue 12): a private
+# containerd (Debian's 1.6) with the CRI plugin on its own socket, root and
+# state, a CNI bridge of this file (no address, no gateway, a private
+# range), a sandbox image this file builds (busybox, its command a sleep),
+# and the runtime handlers `entitle configure containerd --profile
+# confined` wrote into its config: `entitle` (pod_annotations
+# io.entitle.*) and `entitle-confined` (BinaryName the symlink
+# entitle-confined, the profile of the admin config).  The CRI client
+# (test/data/engines/cri/cri.py) runs RunPodSandbox, CreateContainer and
+# StartContainer with runtime_handler as the kubelet does for a pod whose
+# RuntimeClass names that handler, and reads the container's log.
+
+load helpers
+
+IMAGE=docker.io/library/entitle-busybox:latest
+CRI_PY="${BATS_TEST_DIRNAME}/../data/engines/cri/cri.py"
+PYTHON=/usr/bin/python3 # Debian's, with python3-grpcio and python3-protobuf
+
+setup_file() {
+  require_root
+  require_entitle
+  require_tools "containerd protobuf-compiler python3-grpcio python3-protobuf containernetworking-plugins busybox-static" \
+    containerd ctr containerd-shim-runc-v2 protoc busybox "$PYTHON" /usr/lib/cni/bridge /usr/lib/cni/host-local
+  if ! "$PYTHON" -c 'import grpc, google.protobuf' 2>/dev/null; then
+    skip "not installed: python3-grpcio and python3-protobuf (the CRI client's)"
+  fi
+  # A short path: the socket's name must fit in sun_path.
+  CRI_DIR=$(mktemp -d /tmp/entitle-cri.XXXXXX)
+  # Names of this run only: the CNI bridge (at most 15 bytes) and the pods'
+  # cgroup parent.
+  export CRI_DIR CRI_BRIDGE="entcri-${CRI_DIR##*.}" CRI_CGROUP="entitle-cri-${CRI_DIR##*.}"
+  probe_image "$CRI_DIR" /bin/sleep 3600
+  "$CNI_BRIDGE" "$CRI_DIR/cni" entitle-cri "$CRI_BRIDGE" 10.219.0.0/24 "$CRI_DIR/cni-data"
+  containerd_config "$CRI_DIR" --cri "$IMAGE" --cni "$CRI_DIR/cni" --runtime "runc=$RUNC_BIN" \
+    --runc-root "$CRI_DIR/runc"
+  # entitle as installed: the engine runs BIN/entitle and the symlink
+  # BIN/entitle-confined that configure makes beside it.
+  mkdir "$CRI_DIR/bin"
+  ln -s "$(realpath "$ENTITLE")" "$CRI_DIR/bin/entitle"
+  echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$CRI_DIR/entitle.json"
+  ENTITLE_CONFIG="$CRI_DIR/entitle.json" "$ENTITLE" configure containerd --config "$CRI_DIR/config.toml" \
+    --binary "$CRI_DIR/bin/entitle" --profile confined >"$CRI_DIR/configure.out"
+  # containerd passes its environment to the runc shim and so to entitle:
+  # the admin config of this file, never the host's.
+  ENTITLE_CONFIG="$CRI_DIR/entitle.json" containerd_start "$CRI_DIR" || return 1
+  ctr -a "$CRI_DIR/containerd.sock" -n k8s.io images import \
+    --base-name docker.io/library/entitle-busybox "$CRI_DIR/image.tar" >/dev/null
+  mkdir "$CRI_DIR/proto"
+  protoc -I "$(dirname "$CRI_PY")" --python_out="$CRI_DIR/proto" "$(dirname "$CRI_PY")/api.proto"
+  for _ in $(seq 100); do
+    cri version >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "the CRI plugin did not answer" >&2
+  return 1
+}
+
+teardown_file() {
+  local id
+  [ -n "${CRI_DIR:-}" ] || return 0
+  # Whatever a failed test left: the shims outlive containerd.
+  for id in $(ctr -a "$CRI_DIR/containerd.sock" -n k8s.io containers list -q 2>/dev/null); do
+    ctr -a "$CRI_DIR/containerd.sock" -n k8s.io tasks kill -s KILL "$id" >/dev/null 2>&1 || true
+    ctr -a "$CRI_DIR/containerd.sock" -n k8s.io tasks delete -f "$id" >/dev/null 2>&1 || true
+  done
+  containerd_stop "$CRI_DIR" "$CRI_CGROUP"
+  ip link del "$CRI_BRIDGE" 2>/dev/null || true
+}
+
+cri() {
+  "$PYTHON" "$CRI_PY" --address "$CRI_DIR/containerd.sock" --proto-dir "$CRI_DIR/proto" "$@"
+}
+
+# pod NAME [OPTION...] -- COMMAND...: run COMMAND in a pod of its own, as
+# the kubelet would, to completion; $log is what the container wrote,
+# $output all cri.py printed (ids, exit status, log), $stderr its errors.
+POD_SEQ=0
+pod() {
+  local name="$1-$BATS_TEST_NUMBER-$((++POD_SEQ))"
+  shift
+  mkdir -p "$CRI_DIR/logs/$name"
+  run --separate-stderr cri run "$name" --cgroup-parent "/$CRI_CGROUP/$name" \
+    --log-dir "$CRI_DIR/logs/$name" --print-log "$@"
+  log=$(printf '%s\n' "${lines[@]}" | sed '1,/^exit /d')
+}
+
+SCRIPT=$ENGINE_SCRIPT
+
+@test "CRI: the entitle handler runs a pod without the annotation exactly as runc does" {
+  pod plain -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  runc_log=$log
+  [ "${lines[2]}" = "exit 0" ]
+  pod plain --runtime-handler entitle -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  [ "${lines[2]}" = "exit 0" ]
+  [ "$log" = "$runc_log" ]
+  [ "$(sed -n 1p <<<"$log")" = ok ]
+  [ "$(grep NoNewPrivs <<<"$log")" = "NoNewPrivs:	0" ]
+}
+
+@test "CRI: a pod annotation io.entitle.entitlements reaches entitle through the entitle handler" {
+  pod annotated --runtime-handler entitle --annotation io.entitle.entitlements=network.none \
+    -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  [ "$(sed -n 1,2p <<<"$log")" = "$(printf 'EPERM\nok')" ]
+  # The same annotation through a handler without pod_annotations never
+  # reaches the runtime: containerd drops it.
+  pod annotated --annotation io.entitle.entitlements=network.none -- /bin/sh -c "$SCRIPT"
+  [ "$(sed -n 1p <<<"$log")" = ok ]
+}
+
+@test "CRI: the entitle-confined handler (a RuntimeClass) confines a pod that asks for nothing" {
+  pod confined --runtime-handler entitle-confined -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  output=$log confined_output EPERM
+}
+
+@test "CRI: an entitle error reaches the CRI caller as one readable line, and no pod is left" {
+  pod bogus --runtime-handler entitle --annotation io.entitle.entitlements=network.bogus -- /bin/true
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  # What the kubelet gets (and shows in the pod's events), here:
+  # cri.py: RunPodSandbox: UNKNOWN: failed to create containerd task: failed
+  # to create shim task: OCI runtime create failed: entitle: annotation
+  # `io.entitle.entitlements`: unknown entitlement `network.bogus`: unknown
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "cri.py: RunPodSandbox: UNKNOWN: "*"OCI runtime create failed: entitle: annotation \`io.entitle.entitlements\`: unknown entitlement \`network.bogus\`"* ]]
+  [ -z "$(ctr -a "$CRI_DIR/containerd.sock" -n k8s.io containers list -q)" ]
+}
+
+@test "ctr run --runtime ignores the CRI runtime table; --runc-binary entitle-confined is the form that works" {
+  local c=(ctr -a "$CRI_DIR/containerd.sock" -n k8s.io)
+  run --separate-stderr "${c[@]}" run --rm --runtime entitle-confined "$IMAGE" "ctr-$BATS_TEST_NUMBER" /probe socket inet
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"invalid runtime name entitle-confined"* ]]
+  # --runtime-config-path carries no BinaryName to the runc shim: the
+  # container runs under plain runc.
+  printf 'BinaryName = "%s"\n' "$CRI_DIR/bin/entitle-confined" >"$CRI_DIR/runc-options.toml"
+  run --separate-stderr "${c[@]}" run --rm --runtime io.containerd.runc.v2 \
+    --runtime-config-path "$CRI_DIR/runc-options.toml" "$IMAGE" "ctr-$BATS_TEST_NUMBER" /probe socket inet
+  [ "$output" = ok ]
+  run --separate-stderr "${c[@]}" run --rm --runc-binary "$CRI_DIR/bin/entitle-confined" \
+    --runc-root "$CRI_DIR/runc" "$IMAGE" "ctr-$BATS_TEST_NUMBER" /probe socket inet
+  [ "$output" = EPERM ]
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Docker 20.10 (Debian's docker.io), for real (issue 12): a private dockerd
+# (its own data root, exec root, pidfile and socket; vfs storage, no
+# iptables, no bridge; the containerd it starts itself under its exec
+# root), whose daemon.json `entitle configure docker --profile confined`
+# wrote: the runtime `entitle`, and `entitle-confined` with runtimeArgs
+# --entitle-profile=confined.  Docker 20.10 passes no annotations
+# (--annotation needs API 1.43), so profiles are how it selects
+# entitlements.  Containers run with --network none: nothing is sent.
+
+load helpers
+
+IMAGE=entitle-busybox:latest
+DOCKER=/usr/bin/docker # Debian's client, the daemon's version
+
+setup_file() {
+  require_root
+  require_entitle
+  require_tools "docker.io busybox-static" dockerd "$DOCKER" containerd busybox
+  # A short path: the sockets' names must fit in sun_path.
+  DK_DIR=$(mktemp -d /tmp/entitle-dk.XXXXXX)
+  export DK_DIR DK_CGROUP="entitle-docker-${DK_DIR##*.}"
+  probe_image "$DK_DIR" /bin/sh
+  mkdir "$DK_DIR/bin"
+  ln -s "$(realpath "$ENTITLE")" "$DK_DIR/bin/entitle"
+  # A runtime whose profile the admin config lacks, for the error test.
+  ln -s entitle "$DK_DIR/bin/entitle-nope"
+  echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$DK_DIR/entitle.json"
+  ENTITLE_CONFIG="$DK_DIR/entitle.json" "$ENTITLE" configure docker --config "$DK_DIR/daemon.json" \
+    --binary "$DK_DIR/bin/entitle" --profile confined >"$DK_DIR/configure.out"
+  # dockerd passes its environment to the containerd it starts, and that
+  # to the runc shim and entitle: the admin config of this file.
+  ENTITLE_CONFIG="$DK_DIR/entitle.json" dockerd --config-file "$DK_DIR/daemon.json" \
+    --data-root "$DK_DIR/root" --exec-root "$DK_DIR/exec" --pidfile "$DK_DIR/dockerd.pid" \
+    -H "unix://$DK_DIR/docker.sock" --storage-driver vfs --iptables=false --ip6tables=false \
+    --ip-masq=false --bridge=none --cgroup-parent "/$DK_CGROUP" \
+    --add-runtime "entitle-nope=$DK_DIR/bin/entitle-nope" >"$DK_DIR/dockerd.log" 2>&1 3>&- &
+  for _ in $(seq 150); do
+    dk version >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  dk version >/dev/null || {
+    cat "$DK_DIR/dockerd.log" >&2
+    return 1
+  }
+  dk import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$DK_DIR/rootfs.tar" "$IMAGE" >/dev/null
+}
+
+teardown_file() {
+  [ -n "${DK_DIR:-}" ] || return 0
+  # shellcheck disable=SC2046 # one word per container
+  dk rm -f $(dk ps -aq 2>/dev/null) >/dev/null 2>&1 || true
+  # dockerd stops the containerd it started.
+  daemon_stop "$DK_DIR/dockerd.pid" "$DK_DIR" "$DK_CGROUP"
+}
+
+dk() {
+  "$DOCKER" -H "unix://$DK_DIR/docker.sock" "$@"
+}
+
+SCRIPT="$ENGINE_SCRIPT; exit 3"
+
+@test "Docker: docker run --runtime entitle without entitlements answers as runc" {
+  run dk info --format '{{range $name, $r := .Runtimes}}{{$name}} {{end}}'
+  [[ "$output" == *"entitle entitle-confined"* ]]
+  run --separate-stderr dk run --rm --network none --runtime runc "$IMAGE" /bin/sh -c "$SCRIPT"
+  runc_status=$status runc_output=$output runc_stderr=$stderr
+  [ "$status" -eq 3 ]
+  [ "${lines[0]}" = ok ]
+  run --separate-stderr dk run --rm --network none --runtime entitle "$IMAGE" /bin/sh -c "$SCRIPT"
+  [ "$status" -eq "$runc_status" ]
+  [ "$output" = "$runc_output" ]
+  [ "$stderr" = "$runc_stderr" ]
+}
+
+@test "Docker: the runtimeArgs profile entitle-confined confines docker run" {
+  run --separate-stderr dk run --rm --network none --runtime entitle-confined "$IMAGE" /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 3 ]
+  confined_output EPERM
+}
+
+@test "Docker 20.10 passes runtimeArgs on every runtime call: docker exec runs under the profile too" {
+  # Docker writes runtimeArgs into a wrapper script that containerd's runc
+  # shim runs as the runtime for create, start, exec, kill and delete.
+  [ "$(tail -n 1 "$DK_DIR/root/runtimes/entitle-confined")" = "$DK_DIR/bin/entitle --entitle-profile=confined \$@" ]
+  dk run -d --name "c$BATS_TEST_NUMBER" --network none --runtime entitle-confined "$IMAGE" /probe sleep 600
+  run --separate-stderr dk exec "c$BATS_TEST_NUMBER" /bin/sh -c \
+    "/probe socket inet; grep -E '^(Cap|NoNewPrivs)' /proc/self/status; echo ---; grep -E '^(Cap|NoNewPrivs)' /proc/1/status"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = EPERM ]
+  output=$(sed 1d <<<"$output")
+  same_as_init "docker exec"
+  # kill and delete reach runc through the same wrapper.
+  run dk rm -f "c$BATS_TEST_NUMBER"
+  [ "$status" -eq 0 ]
+  [ -z "$(dk ps -aq)" ]
+}
+
+@test "Docker: an entitle error reaches docker run as its message" {
+  run --separate-stderr dk run --rm --network none --runtime entitle-nope "$IMAGE" /bin/true
+  [ "$status" -ne 0 ]
+  # docker: Error response from daemon: failed to create shim task: OCI
+  # runtime create failed: entitle: unknown profile `nope`: ... defines
+  # `confined`: unknown.
+  [[ "$stderr" == *"OCI runtime create failed: entitle: unknown profile \`nope\`: $DK_DIR/entitle.json defines \`confined\`"* ]]
+  [ -z "$(dk ps -aq)" ]
+}

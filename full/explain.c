@@ -457,19 +457,6 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
 }
 
 static int
-print_json (const json_t *doc, entitle_error_t *err)
-{
-  cleanup_free char *text = NULL;
-  size_t len;
-  int ret = json_generate (doc, &text, &len, err);
-
-  if (UNLIKELY (ret < 0))
-    return ret;
-  fwrite (text, 1, len, stdout);
-  return 0;
-}
-
-static int
 parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
 {
   int i;
@@ -626,7 +613,7 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
           explain_text (entries[i], &host);
         }
     }
-  return o->json ? print_json (all, err) : 0;
+  return o->json ? shim_print_json (all, err) : 0;
 }
 
 static void
@@ -678,7 +665,7 @@ score_json (const struct entitle_score_s *sc, entitle_error_t *err)
       json_push (checks, c);
     }
   json_set (doc, "checks", checks);
-  return print_json (doc, err);
+  return shim_print_json (doc, err);
 }
 
 /* --max SCORE: 0 to 10, with at most one decimal, in tenths.  */

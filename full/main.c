@@ -28,6 +28,9 @@ static const struct command
   { "compile", shim_compile, true, true },
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
+  { "why", shim_why, true, true },
+  { "inspect", shim_inspect, true, true },
+  { "learn", shim_learn, true, true },
   { "version", shim_version, false, false },
   /* dispatch runs these two first: neither needs the admin config (help
      reads it only to find the runtime, after printing entitle's part).  */

@@ -20,6 +20,7 @@ struct hook_state_s
   const char *root;         /**< --root of the runtime, "" when not given */
   const char *profile;      /**< --profile: the profile create ran under, or NULL */
   bool from_hooksd;         /**< run from hooks.d (no stage given): entitle may not be the runtime */
+  bool learn;               /**< --learn: entitle learn's run, observed, not enforced */
   const char *sysctls;      /**< --sysctls: the config's linux.sysctl keys, comma-separated, or NULL */
   json_t *doc;              /**< the state on stdin */
   struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */

@@ -133,15 +133,6 @@ empty_list (void)
   return l;
 }
 
-static char *
-xstrdup (const char *s)
-{
-  char *d = strdup (s);
-  if (d == NULL)
-    abort ();
-  return d;
-}
-
 static int
 list_of (const json_t *v, const char *what, char ***out, const char *path, entitle_error_t *err)
 {
@@ -160,7 +151,7 @@ list_of (const json_t *v, const char *what, char ***out, const char *path, entit
           cleanup_strvp (&l);
           return entitle_make_error (err, EINVAL, "`%s`: %s must be an array of strings", path, what);
         }
-      l[i] = xstrdup (v->items[i]->text);
+      l[i] = entitle_xstrdup (v->items[i]->text);
     }
   cleanup_strvp (out);
   *out = l;
@@ -174,6 +165,7 @@ enum key_kind
   KEY_STRING,
   KEY_LIST,
   KEY_BOOL,
+  KEY_BOOL_OFF, /* a bool stored negated: on when the key is absent */
   KEY_ACTION,   /* on_unenforceable: "refuse" or "warn" */
   KEY_PROFILES, /* {"NAME": [ENT...]} */
   KEY_CUSTOM,   /* {"NAME": {definition}}: lib/model/custom.c */
@@ -186,6 +178,7 @@ static const struct
   size_t offset;
 } keys[] = {
   { "defaults", KEY_LIST, offsetof (struct entitle_config_s, defaults) },
+  { "denials", KEY_BOOL_OFF, offsetof (struct entitle_config_s, denials_off) },
   { "entitlements", KEY_CUSTOM, offsetof (struct entitle_config_s, catalogue) },
   { "grant", KEY_LIST, offsetof (struct entitle_config_s, grant) },
   { "hook", KEY_STRING, offsetof (struct entitle_config_s, hook) },
@@ -241,7 +234,7 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
       ret = list_of (v->items[i], what, &p->entitlements, cfg->path, err);
       if (UNLIKELY (ret < 0))
         return ret;
-      p->name = xstrdup (v->keys[i]);
+      p->name = entitle_xstrdup (v->keys[i]);
       cfg->n_profiles++;
     }
   return 0;
@@ -265,7 +258,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
       if (v->type != JSON_STRING || v->len == 0)
         return entitle_make_error (err, EINVAL, "`%s`: `%s` must be a non-empty string", path, key);
       free (*(char **)field);
-      *(char **)field = xstrdup (v->text);
+      *(char **)field = entitle_xstrdup (v->text);
       return 0;
     case KEY_LIST:
       {
@@ -274,6 +267,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
         return list_of (v, what, (char ***)field, path, err);
       }
     case KEY_BOOL:
+    case KEY_BOOL_OFF:
     case KEY_ACTION:
       {
         const char *s = json_string (v);
@@ -282,7 +276,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
                    : v->type != JSON_TRUE && v->type != JSON_FALSE)
           return entitle_make_error (err, EINVAL, "`%s`: `%s` must be %s", path, key,
                                      action ? "\"refuse\" or \"warn\"" : "true or false");
-        *(bool *)field = action ? strcmp (s, "warn") == 0 : v->type == JSON_TRUE;
+        *(bool *)field = action ? strcmp (s, "warn") == 0 : (v->type == JSON_TRUE) != (keys[i].kind == KEY_BOOL_OFF);
         return 0;
       }
     case KEY_PROFILES:
@@ -304,7 +298,7 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
   int ret;
 
   free (cfg->path);
-  cfg->path = xstrdup (path);
+  cfg->path = entitle_xstrdup (path);
   if (cfg->defaults == NULL)
     cfg->defaults = empty_list ();
   if (cfg->grant == NULL)
@@ -333,7 +327,7 @@ entitle_config_reset (struct entitle_config_s *cfg)
 
   cfg->path = NULL;
   entitle_config_free (cfg);
-  cfg->path = path ? path : xstrdup ("");
+  cfg->path = path ? path : entitle_xstrdup ("");
   cfg->defaults = empty_list ();
   cfg->grant = empty_list ();
   cfg->require = empty_list ();
@@ -355,7 +349,7 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
     path = env, by = "ENTITLE_CONFIG";
   else
     path = ENTITLE_CONFIG_FILE, by = NULL;
-  cfg->path = xstrdup (path);
+  cfg->path = entitle_xstrdup (path);
   entitle_config_reset (cfg);
   cfg->lean = lean;
   if (file && *file == '\0')

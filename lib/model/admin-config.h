@@ -29,6 +29,7 @@ struct entitle_config_s
   char **require;
   bool warn_unenforceable; /**< "on_unenforceable": "warn" */
   bool lock;
+  bool denials_off; /**< "denials": false: the cgroup programs write no records of denials */
   char *state_dir;
   char *hook; /**< entitle-hook, or NULL for the built-in path */
   struct entitle_profile_s *profiles;

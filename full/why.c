@@ -149,7 +149,7 @@ explain_one (const struct entitle_catalogue_s *cat, const struct entitle_event *
     record_set (cat, r, &set);
   if ((denier = entitle_event_denier (&set, ev)) != NULL)
     {
-      d->denied_by = entitle_request_format (denier);
+      d->denied_by = entitle_denier_name (&set, denier);
       row = denier->entry;
     }
   else

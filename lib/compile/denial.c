@@ -177,6 +177,26 @@ entitle_event_denier (const struct entitle_set_s *set, const struct entitle_even
 }
 
 char *
+entitle_denier_name (const struct entitle_set_s *set, const struct entitle_request_s *denier)
+{
+  cleanup_free char *rule = entitle_request_format (denier);
+  char *out;
+  size_t i;
+
+  for (i = 0; i < set->n; i++)
+    {
+      const struct entitle_entry_s *e = set->items[i].entry;
+      if (e->custom && entitle_strv_has ((char *const *)e->implies, rule))
+        {
+          if (asprintf (&out, "%s (%s)", e->name, rule) < 0)
+            abort ();
+          return out;
+        }
+    }
+  return get_and_reset (&rule);
+}
+
+char *
 entitle_rule_rows (unsigned rule)
 {
   size_t n, i, len = 1, k = 0, count = 0;

@@ -31,6 +31,14 @@ bool entitle_policy_denies (unsigned policy, const struct entitle_event *ev);
 /** The request of @set whose row carries @ev's rule: the entitlement that denied it, or NULL. */
 const struct entitle_request_s *entitle_event_denier (const struct entitle_set_s *set, const struct entitle_event *ev);
 
+/**
+ * @denier (of @set) as `why` names it (malloc'd): a rule a custom row
+ * implies (its `egress`, `ingress`, `bind`) is that row's,
+ * "example.com.web (network.egress=10.0.0.0/8:443)"; any other is the
+ * request itself.
+ */
+char *entitle_denier_name (const struct entitle_set_s *set, const struct entitle_request_s *denier);
+
 /** The rows that carry @rule, "a, b or c" (malloc'd, "" for none). */
 char *entitle_rule_rows (unsigned rule);
 

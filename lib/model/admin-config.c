@@ -333,12 +333,11 @@ entitle_config_reset (struct entitle_config_s *cfg)
   cfg->require = empty_list ();
 }
 
-int
-entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err)
+static int
+load (struct entitle_config_s *cfg, const char *file, bool lean, entitle_error_t *err)
 {
   cleanup_free char *buf = NULL;
   const char *env = getenv ("ENTITLE_CONFIG"), *path, *by;
-  bool lean = cfg->lean;
   size_t len;
   int ret;
 
@@ -382,15 +381,23 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
 }
 
 int
-entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err)
 {
-  return entitle_config_load_file (cfg, NULL, err);
+  return load (cfg, file, false, err);
 }
 
 int
+entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+{
+  return load (cfg, NULL, false, err);
+}
+
+/* The only reader of @cfg's previous contents: its callers initialize it
+   (the front with lean set); the loaders above take any memory.  */
+int
 entitle_config_open (struct entitle_config_s *cfg, const char *file, const char *profile, entitle_error_t *err)
 {
-  int ret = entitle_config_load_file (cfg, file, err);
+  int ret = load (cfg, file, cfg->lean, err);
   if (UNLIKELY (ret < 0))
     return ret;
   return entitle_config_select_profile (cfg, profile, err);

@@ -111,9 +111,11 @@ const char *entitle_config_path (void);
 int entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err);
 
 /**
- * entitle_config_load_file, then run under @profile (NULL: none).  On
- * error @cfg is still a valid config: without the admin's when the file
- * failed, without a profile when the profile is unknown.
+ * entitle_config_load_file, then run under @profile (NULL: none).  @cfg
+ * must be initialized: its lean flag, which the front sets, is kept (the
+ * two loaders above build every row).  On error @cfg is still a valid config: without the
+ * admin's when the file failed, without a profile when the profile is
+ * unknown.
  */
 int entitle_config_open (struct entitle_config_s *cfg, const char *file, const char *profile,
                          entitle_error_t *err);

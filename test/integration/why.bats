@@ -51,6 +51,18 @@ why() {
     "$CTID connect4 $ADDR_B 80 network.egress=$ADDR_A/32:80 network.egress=$ADDR_B/32:80" ]
 }
 
+@test "why: a rule a custom entitlement implies is named after that entitlement" {
+  write_entitle_config "{\"state_dir\": \"$STATE\", \"entitlements\": {\"example.com.web\": {\"egress\": [\"$ADDR_A/32:80\"]}}}"
+  net_bundle "$BUNDLE" "connect $ADDR_B 80"
+  set_entitlements "$BUNDLE" "example.com.web"
+  run_bundle ent
+  expect_lines "connect $ADDR_B 80: EPERM"
+  run why "$CTID" --json
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.denials[0] | [.container, .denied_by, .allowed_by] | join(" ")' <<<"$output")" = \
+    "$CTID example.com.web (network.egress=$ADDR_A/32:80) network.egress=$ADDR_B/32:80" ]
+}
+
 @test "why: names the container after it was deleted, and other containers' denials are not its" {
   net_bundle "$BUNDLE" "connect $ADDR_B 80" "bind 8081"
   set_entitlements "$BUNDLE" "network.egress=$ADDR_A/32:80,network.bind=8080"

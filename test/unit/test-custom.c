@@ -21,6 +21,7 @@
 #include "compile.h"
 #include "context.h"
 #include "custom.h"
+#include "denial.h"
 #include "entitlements.h"
 #include "resolve.h"
 #include "rewrite.h"
@@ -435,6 +436,32 @@ test_custom_score (void **state)
   entitle_config_free (&cfg);
 }
 
+/* `why` names the custom row behind a rule it implies, and a request
+   the container made itself as it is.  */
+static void
+test_custom_why_names_row (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  entitle_error_t err = NULL;
+  cleanup_free char *implied = NULL, *own = NULL;
+  size_t i;
+
+  (void)state;
+  config_with (&cfg, "\"example.com.web\": {\"egress\": [\"10.1.0.0/16:443\"]}", "");
+  assert_int_equal (entitle_parse_list (&cfg.catalogue, "example.com.web,network.egress=10.2.0.0/16:80", "test", &set, &err), 0);
+  for (i = 0; i < set.n; i++)
+    if (set.items[i].value && strcmp (set.items[i].value, "10.1.0.0/16:443") == 0)
+      implied = entitle_denier_name (&set, &set.items[i]);
+    else if (set.items[i].value)
+      own = entitle_denier_name (&set, &set.items[i]);
+  assert_non_null (implied);
+  assert_string_equal (implied, "example.com.web (network.egress=10.1.0.0/16:443)");
+  assert_non_null (own);
+  assert_string_equal (own, "network.egress=10.2.0.0/16:80");
+  entitle_config_free (&cfg);
+}
+
 /* Paths need a mount namespace: without one the row is refused by name.  */
 static void
 test_custom_paths_need_mount_ns (void **state)
@@ -499,6 +526,7 @@ main (void)
     cmocka_unit_test (test_custom_seccomp_kill),
     cmocka_unit_test (test_custom_trust),
     cmocka_unit_test (test_custom_score),
+    cmocka_unit_test (test_custom_why_names_row),
     cmocka_unit_test (test_custom_paths_need_mount_ns),
     cmocka_unit_test (test_custom_plan),
   };

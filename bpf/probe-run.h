@@ -9,13 +9,8 @@
 /* Probing this host: loads and attaches BPF programs, so it links libbpf
    and runs in entitle-hook only (`entitle-hook probe --json`).  */
 
-/** prctl(2), or a fake kernel interface in tests.  */
-typedef long (*entitle_prctl_fn) (int op, unsigned long a, unsigned long b, unsigned long c,
-                                  unsigned long d);
-
-/** The seed patch sets, which mainline lacks: asked through @fn.  */
-bool entitle_probe_checmate (entitle_prctl_fn fn);
-bool entitle_probe_seccomp_extended (entitle_prctl_fn fn);
+/* The seed patch sets, which mainline lacks, are asked through the
+   kernel table of lib/host/seed-kernel.h.  */
 
 /** Probe this host (links libbpf).  */
 int entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err);

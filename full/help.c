@@ -112,6 +112,12 @@ static const struct shim_help_s commands[] = {
     "Landlock, SELinux, AppArmor, and the Checmate and eBPF seccomp patches.  create and explain use "
     "the same answer, kept for this boot in state_dir/probe.json.",
     json_options, false },
+  { "checmate", HELP_OWN, "reset HOOK", "debug: take every program off a Checmate hook",
+    "Where the kernel has Checmate (a seed patch set; entitle probe says), take every program off HOOK "
+    "(socket_connect, task_create, or another of the seed's hooks), entitle's included: running "
+    "containers lose that layer until the next create that takes it installs entitle's again.  A hook "
+    "locked with deny_reset (the admin configuration's \"lock\") refuses until a reboot.",
+    help_only, false },
   { "version", HELP_OWN, "", "entitle's version, the catalogue's and the runtime's",
     "Print entitle's version, the catalogue version and the wrapped runtime's path, then the "
     "runtime's own --version.",

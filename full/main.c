@@ -26,6 +26,7 @@ static const struct command
   { "compile", shim_compile, true, true },
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
+  { "checmate", shim_checmate, true, false },
   { "version", shim_version, false, false },
   /* dispatch runs these two first: neither needs the admin config (help
      reads it only to find the runtime, after printing entitle's part).  */
@@ -136,6 +137,7 @@ main (int argc, char **argv)
   entitle_ctx_init (&ctx, &log, &cfg);
   ctx.root = s.args.root;
   ctx.cgroup_unmanaged = s.args.no_cgroup_manager;
+  ctx.preserve_fds = shim_preserved_fds (&s.args);
   s.ctx = &ctx;
   ret = dispatch (&s, &err);
   if (ret < 0)

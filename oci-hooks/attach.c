@@ -169,7 +169,8 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
 }
 
 static int
-attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitle_error_t *err)
+attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, const char *mnt, const char *dir,
+                  entitle_error_t *err)
 {
   struct entitle_bpf_s b;
   cleanup_close int cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -187,6 +188,10 @@ attach_and_write (const struct entitle_bpf_plan_s *plan, const char *dir, entitl
   if (ret == 0)
     ret = entitle_bpf_install (&b, &plan->policy, entitle_cgroup_id (cgfd), err);
   entitle_bpf_close (&b);
+  /* Beside the cgroup programs: the Checmate layer where the kernel has
+     it.  */
+  if (ret == 0)
+    ret = hook_checmate (ctx, &plan->policy, entitle_cgroup_id (cgfd), mnt, err);
   return ret;
 }
 
@@ -205,7 +210,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = attach_and_write (plan, dir, err);
+  ret = attach_and_write (ctx, plan, mnt, dir, err);
   /* The create fails: a cgroup made for it goes now, not at the next
      hook (the runtime runs no poststop for a container it never made).  */
   if (ret < 0 && parent[0])
@@ -286,6 +291,7 @@ int
 hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 {
   entitle_error_t err = NULL;
+  char mnt[256];
   int lock = hook_made_lock (ctx->config->state_dir, &err);
 
   if (lock < 0)
@@ -298,5 +304,8 @@ hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
   hook_made_remove (ctx->config->state_dir, st->root, st->id, ctx->log);
   hook_made_collect (ctx->config->state_dir);
   close (lock);
+  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) == 0)
+    hook_checmate_sweep (mnt);
+  entitle_error_release (&err);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach.h"
+#include "policy.h"
 
 #define POINT(e, n, prog, ptype, atype) [e] = { n, prog, ptype, atype }
 
@@ -46,5 +47,67 @@ entitle_attach_names (unsigned mask, char *buf, size_t size)
   for (i = 0; i < ATTACH_COUNT && len < size; i++)
     if (mask & ATTACH_BIT (i))
       len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", entitle_attach_points[i].name);
+  return buf;
+}
+
+/* CHECMATE_HOOK_* of the seed's include/uapi/linux/checmate.h, lower
+   case, numbered from 1 (0 is CHECMATE_HOOK_UNSPEC).  */
+const char *const entitle_checmate_hooks[] = {
+  "", "unix_stream_connect", "unix_may_send", "socket_create", "socket_post_create", "socket_bind",
+  "socket_connect", "socket_listen", "socket_accept", "socket_sendmsg", "socket_recvmsg", "socket_getsockname",
+  "socket_getpeername", "socket_getsockopt", "socket_setsockopt", "socket_shutdown", "socket_sock_rcv_skb",
+  "socket_getpeersec_stream", "socket_getpeersec_dgram", "sk_alloc_security", "sk_free_security",
+  "sk_clone_security", "sk_getsecid", "sock_graft", "inet_conn_request", "inet_csk_clone",
+  "inet_conn_established", "secmark_relabel_packet", "secmark_refcount_inc", "secmark_refcount_dec",
+  "req_classify_flow", "tun_dev_alloc_security", "tun_dev_free_security", "tun_dev_create",
+  "tun_dev_attach_queue", "tun_dev_attach", "tun_dev_open", "path_unlink", "path_mkdir", "path_rmdir",
+  "path_mknod", "path_truncate", "path_symlink", "path_link", "path_rename", "path_chmod", "path_chown",
+  "path_chroot", "file_open", "task_create", "task_free", NULL
+};
+
+int
+entitle_checmate_hook_find (const char *name)
+{
+  int i;
+  for (i = 1; entitle_checmate_hooks[i]; i++)
+    if (strcmp (entitle_checmate_hooks[i], name) == 0)
+      return i;
+  return -1;
+}
+
+/* Of the hooks the seed runs programs at (file_open, task_create,
+   task_free, socket_connect), the two where a rule of the catalogue is
+   decided.  Its socket_bind is numbered but never run, and its contexts
+   are read-only, so the bind-port rewrite its cover letter prototyped
+   (network.bind-map) needs more than the seed and stays cgroup BPF's.  */
+const struct entitle_layer_prog_s entitle_checmate_progs[ENTITLE_CHECMATE_PROGS] = {
+  { "socket_connect", "checmate/socket_connect", POL_EGRESS | POL_SOCK_UNIX_ONLY,
+    "socket_connect: held by the calling task's cgroup, also on a socket made outside the container and passed in" },
+  { "task_create", "checmate/task_create", POL_CONFINED,
+    "task_create: no namespace made by clone flags, clone3's included (seccomp cannot read them)" },
+};
+
+/* lsm_cgroup programs, attached to the container's cgroup like the cgroup
+   programs and reading the same storage (the kernel's budget is ten
+   hooks).  */
+const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS] = {
+  { "socket_listen", "entitle_lsm_socket_listen", POL_BIND,
+    "socket_listen: listen() refused on a port the list does not name, also one the kernel chose for an unbound socket" },
+  { "file_open", "entitle_lsm_file_open", POL_SYSCTL_RO,
+    "file_open: a file under /proc/sys opened for writing is refused, but the keys linux.sysctl sets" },
+  { "sb_mount", "entitle_lsm_sb_mount", POL_CONFINED, "sb_mount: no mount" },
+  { "task_kill", "entitle_lsm_task_kill", POL_CONFINED,
+    "task_kill: no signal to a task outside the container's cgroup" },
+};
+
+char *
+entitle_layer_names (const struct entitle_layer_prog_s *progs, size_t n, unsigned policy, char *buf, size_t size)
+{
+  size_t len = 0;
+
+  buf[0] = '\0';
+  for (size_t i = 0; i < n && len < size; i++)
+    if (progs[i].policy & policy)
+      len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", progs[i].hook);
   return buf;
 }

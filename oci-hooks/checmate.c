@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <fcntl.h>
+#include <bpf/bpf.h>
+#include "checmate.h"
+#include "hook.h"
+#include "utils.h"
+
+/* The Checmate layer at createRuntime (DESIGN §4): where the kernel has
+   Checmate and the container's policy has bits a Checmate program reads,
+   the programs are loaded once per host, installed (once: the kernel
+   tells one installed already), locked where the admin config says
+   "lock", and the container's policy is written by its cgroup id.  Here
+   rather than in the shim: this hook runs for every container whose
+   policy these programs read, links libbpf (the kernel's BTF gives the
+   offsets the programs read at), and runs before the container's own
+   code, so the front and entitle-full pay nothing for it, and a host
+   without Checmate pays one prctl for the containers that could use it.  */
+
+static unsigned
+checmate_bits (void)
+{
+  unsigned bits = 0;
+  for (size_t i = 0; i < ENTITLE_CHECMATE_PROGS; i++)
+    bits |= entitle_checmate_progs[i].policy;
+  return bits;
+}
+
+int
+hook_checmate (struct entitle_ctx_s *ctx, const struct entitle_policy *policy, uint64_t cgroup_id, const char *mnt,
+               entitle_error_t *err)
+{
+  struct entitle_checmate_s c;
+  cleanup_close int mountfd = -1;
+  int ret;
+
+  if (!(policy->flags & checmate_bits ()) || !entitle_seed_checmate (&entitle_kernel))
+    return 0;
+  mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (mountfd < 0)
+    return entitle_make_sys_error (err, "open `%s`", mnt);
+  ret = entitle_checmate_open (&entitle_kernel, &c, ENTITLE_CHECMATE_DIR, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_checmate_install (&entitle_kernel, &c, policy->flags, ctx->config->lock, ctx->log, err);
+  if (ret == 0)
+    ret = entitle_checmate_write (&c, cgroup_id, policy, mountfd, err);
+  entitle_checmate_close (&c);
+  return ret;
+}
+
+void
+hook_checmate_sweep (const char *mnt)
+{
+  cleanup_close int map = bpf_obj_get (ENTITLE_CHECMATE_DIR "/entitle_checmate_policy");
+  cleanup_close int mountfd = -1;
+
+  if (map < 0 || (mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return;
+  entitle_checmate_sweep (map, mountfd);
+}

@@ -79,8 +79,8 @@ probe_lsm_list (struct entitle_probe_s *p)
     p->bpf_lsm_listed |= ids[i] == LSM_ID_BPF;
 }
 
-static int
-silent (enum libbpf_print_level level, const char *fmt, va_list ap)
+int
+entitle_libbpf_silent (enum libbpf_print_level level, const char *fmt, va_list ap)
 {
   (void)level;
   (void)fmt;
@@ -194,7 +194,7 @@ entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
   probe_seccomp (p);
   p->seccomp_extended = entitle_seed_seccomp_extended (&entitle_kernel);
   p->checmate = entitle_seed_checmate (&entitle_kernel);
-  libbpf_set_print (silent);
+  libbpf_set_print (entitle_libbpf_silent);
   probe_lsm_list (p);
   probe_bpf_lsm (p);
   probe_lsm_cgroup (p);

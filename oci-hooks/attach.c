@@ -16,6 +16,7 @@
 #include "hook.h"
 #include "install.h"
 #include "loader.h"
+#include "lsm.h"
 #include "probe.h"
 #include "outcome.h"
 #include "utils.h"
@@ -168,6 +169,21 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
   return make_child (ctx, st, mnt, dir, len, err);
 }
 
+/* The BPF LSM layer, where the kernel runs it (its programs are pinned
+   only then) and the policy has bits its programs read.  */
+static int
+attach_lsm (const struct entitle_policy *policy, int cgfd, entitle_error_t *err)
+{
+  struct entitle_lsm_s l;
+  int ret;
+
+  if (!(policy->flags & entitle_layer_bits (entitle_lsm_progs, ENTITLE_LSM_PROGS)) || entitle_lsm_open (ENTITLE_BPF_DIR, &l) == 0)
+    return 0;
+  ret = entitle_lsm_attach (&l, policy->flags, cgfd, err);
+  entitle_lsm_close (&l);
+  return ret;
+}
+
 static int
 attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, const char *mnt, const char *dir,
                   entitle_error_t *err)
@@ -188,6 +204,8 @@ attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *pl
   if (ret == 0)
     ret = entitle_bpf_install (&b, &plan->policy, entitle_cgroup_id (cgfd), err);
   entitle_bpf_close (&b);
+  if (ret == 0)
+    ret = attach_lsm (&plan->policy, cgfd, err);
   /* Beside the cgroup programs: the Checmate layer where the kernel has
      it.  */
   if (ret == 0)

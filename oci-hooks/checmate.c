@@ -17,15 +17,6 @@
    code, so the front and entitle-full pay nothing for it, and a host
    without Checmate pays one prctl for the containers that could use it.  */
 
-static unsigned
-checmate_bits (void)
-{
-  unsigned bits = 0;
-  for (size_t i = 0; i < ENTITLE_CHECMATE_PROGS; i++)
-    bits |= entitle_checmate_progs[i].policy;
-  return bits;
-}
-
 int
 hook_checmate (struct entitle_ctx_s *ctx, const struct entitle_policy *policy, uint64_t cgroup_id, const char *mnt,
                entitle_error_t *err)
@@ -34,7 +25,7 @@ hook_checmate (struct entitle_ctx_s *ctx, const struct entitle_policy *policy, u
   cleanup_close int mountfd = -1;
   int ret;
 
-  if (!(policy->flags & checmate_bits ()) || !entitle_seed_checmate (&entitle_kernel))
+  if (!(policy->flags & entitle_layer_bits (entitle_checmate_progs, ENTITLE_CHECMATE_PROGS)) || !entitle_seed_checmate (&entitle_kernel))
     return 0;
   mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (mountfd < 0)

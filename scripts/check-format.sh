@@ -4,8 +4,7 @@
 # at the root: crun's style) writes it; with --fix, rewrite them so.  The
 # files are git's tracked ones (a checkout), else every .c and .h below the
 # source directory but the generated BPF skeletons and instructions (a
-# tarball).  CI runs it
-# through scripts/test.sh: a diff fails the build.
+# tarball).  CI runs it through scripts/test.sh: a diff fails the build.
 set -eu
 cd "$(dirname "$0")/.."
 fix=false

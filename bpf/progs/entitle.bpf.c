@@ -11,6 +11,7 @@
 #include <bpf/bpf_endian.h>
 #include "policy.h"
 #include "rules.h"
+#include "storage.h"
 
 #define SOCK_RAW        3
 #define TCP_ESTABLISHED 1
@@ -32,20 +33,6 @@
 #define MAX_EXTENSIONS 4
 
 char LICENSE[] SEC ("license") = "GPL";
-
-struct
-{
-  __uint (type, BPF_MAP_TYPE_CGROUP_STORAGE);
-  __type (key, __u64);
-  __type (value, struct entitle_policy);
-  __uint (pinning, LIBBPF_PIN_BY_NAME);
-} entitle_policy SEC (".maps");
-
-static __always_inline struct entitle_policy *
-policy (void)
-{
-  return bpf_get_local_storage (&entitle_policy, 0);
-}
 
 SEC ("cgroup/sock_create")
 int

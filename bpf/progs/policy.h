@@ -94,8 +94,8 @@ struct entitle_policy
    removed at poststop for every cgroup that is gone, and whenever the map
    is full; cgroup ids are never reused, so an entry left behind matches
    no other container.  */
-#define ENTITLE_CHECMATE_MAX    4096 /* containers with Checmate entries at once */
-#define ENTITLE_CHECMATE_LEVELS 16   /* cgroup levels looked up, nearest first */
+#define ENTITLE_CHECMATE_MAX  4096 /* containers with Checmate entries at once */
+#define ENTITLE_CGROUP_LEVELS 16   /* cgroup levels looked up, nearest first */
 
 struct entitle_checmate_layout
 {

@@ -77,7 +77,7 @@ checmate_policy (void)
   cgroup = read_u64 (read_u64 (bpf_get_current_task () + l->task_cgroups) + l->cset_dfl_cgrp);
   bpf_probe_read (&level, sizeof (level), (const void *)(cgroup + l->cgroup_level));
   /* Level 0 is the root cgroup: never a container's.  */
-  for (int i = 0; i < ENTITLE_CHECMATE_LEVELS; i++)
+  for (int i = 0; i < ENTITLE_CGROUP_LEVELS; i++)
     {
       const struct entitle_policy *p;
       int at = level - i;

@@ -100,6 +100,15 @@ const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS] = {
     "task_kill: no signal to a task outside the container's cgroup" },
 };
 
+unsigned
+entitle_layer_bits (const struct entitle_layer_prog_s *progs, size_t n)
+{
+  unsigned bits = 0;
+  for (size_t i = 0; i < n; i++)
+    bits |= progs[i].policy;
+  return bits;
+}
+
 char *
 entitle_layer_names (const struct entitle_layer_prog_s *progs, size_t n, unsigned policy, char *buf, size_t size)
 {

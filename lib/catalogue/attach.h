@@ -81,6 +81,9 @@ struct entitle_layer_prog_s
 extern const struct entitle_layer_prog_s entitle_checmate_progs[ENTITLE_CHECMATE_PROGS];
 extern const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS];
 
+/** The POL_* bits the @n programs at @progs read.  */
+unsigned entitle_layer_bits (const struct entitle_layer_prog_s *progs, size_t n);
+
 /**
  * The hooks of the @n programs at @progs whose bits meet @policy,
  * ", "-separated, into @buf (always NUL-terminated); returns @buf.

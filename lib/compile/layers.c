@@ -19,19 +19,10 @@ entitle_layers_policy (const struct entitle_set_s *set)
   return policy;
 }
 
-static bool
-meets (const struct entitle_layer_prog_s *progs, size_t n, unsigned policy)
-{
-  for (size_t i = 0; i < n; i++)
-    if (progs[i].policy & policy)
-      return true;
-  return false;
-}
-
 bool
 entitle_layers_checmate (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
 {
-  if (!meets (entitle_checmate_progs, ENTITLE_CHECMATE_PROGS, entitle_layers_policy (set)))
+  if (!(entitle_layer_bits (entitle_checmate_progs, ENTITLE_CHECMATE_PROGS) & entitle_layers_policy (set)))
     return false;
   if (ctx->checmate < 0)
     ctx->checmate = entitle_seed_checmate (&entitle_kernel);

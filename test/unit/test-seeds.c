@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "unit.h"
 #include "cgroup.h"
 #include "checmate.h"
@@ -34,6 +35,8 @@
 #include "fake-kernel.h"
 #include "init.h"
 #include "layers.h"
+#include "lsm.h"
+#include "probe-run.h"
 #include "seccomp-ebpf.h"
 #include "seed-load.h"
 #include "utils.h"
@@ -457,6 +460,36 @@ test_init_layers_in_order_fake_kernel (void **state)
   close (fd);
 }
 
+/* The BPF LSM programs are built (or left out where the build host had no
+   BTF); where the kernel refuses them, as this tree's CI host does, the
+   loader fails in one line and holds nothing.  A kernel that runs the bpf
+   LSM loads them: this path is then not the one taken.  */
+static void
+test_lsm_loader_error_path (void **state)
+{
+  struct entitle_lsm_s l;
+  entitle_error_t err = NULL;
+  cleanup_close int map = -1;
+  int ret;
+
+  (void)state;
+  libbpf_set_print (entitle_libbpf_silent);
+  map = entitle_seed_map_create (&entitle_kernel, "entitle_policy", BPF_MAP_TYPE_CGROUP_STORAGE, sizeof (__u64),
+                                 sizeof (struct entitle_policy), 0, 0, &err);
+  assert_true (map >= 0);
+  ret = entitle_lsm_load (map, &l, &err);
+  if (ret == 0)
+    {
+      entitle_lsm_close (&l);
+      skip ();
+    }
+  assert_true (err->msg[0] && strchr (err->msg, '\n') == NULL);
+  assert_contains (err->msg, "BPF LSM: ");
+  for (size_t i = 0; i < ENTITLE_LSM_PROGS; i++)
+    assert_int_equal (l.prog[i], -1);
+  entitle_error_release (&err);
+}
+
 int
 main (void)
 {
@@ -472,6 +505,7 @@ main (void)
     cmocka_unit_test_setup (test_seccomp_filter_allowance_wins_fake_kernel, setup),
     cmocka_unit_test_setup (test_seccomp_read_back_fake_kernel, setup),
     cmocka_unit_test_setup (test_init_layers_in_order_fake_kernel, setup),
+    cmocka_unit_test (test_lsm_loader_error_path),
   };
 
   if (geteuid () != 0)

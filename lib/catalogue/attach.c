@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach.h"
+#include "catalogue.h"
 #include "policy.h"
 
 #define POINT(e, n, prog, ptype, atype) [e] = { n, prog, ptype, atype }
@@ -119,4 +120,29 @@ entitle_layer_names (const struct entitle_layer_prog_s *progs, size_t n, unsigne
     if (progs[i].policy & policy)
       len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", progs[i].hook);
   return buf;
+}
+
+bool
+entitle_layer_text (const struct entitle_entry_s *e, size_t *i, const char **layer, const char **text)
+{
+  /* Position 0 is the eBPF seccomp filter, then each Checmate program,
+     then each LSM program.  */
+  for (size_t k = *i; k < 1 + ENTITLE_CHECMATE_PROGS + ENTITLE_LSM_PROGS; k++)
+    {
+      bool checmate = k - 1 < ENTITLE_CHECMATE_PROGS;
+      const struct entitle_layer_prog_s *prog
+          = k == 0 ? NULL : checmate ? &entitle_checmate_progs[k - 1]
+                                     : &entitle_lsm_progs[k - 1 - ENTITLE_CHECMATE_PROGS];
+
+      if (k == 0 ? !(e->sys_deny || (e->fx & FX_SECCOMP)) : !(prog->policy & e->policy))
+        continue;
+      *i = k + 1;
+      *layer = k == 0 ? "eBPF seccomp" : checmate ? "Checmate"
+                                                  : "BPF LSM";
+      *text = k == 0 ? "the same syscall rules, as a filter whose decisions are in a map, installed on the "
+                       "container's process by the in-container helper"
+                     : prog->text;
+      return true;
+    }
+  return false;
 }

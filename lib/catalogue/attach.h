@@ -68,6 +68,8 @@ int entitle_checmate_hook_find (const char *name);
    Both are layers beside the cgroup programs and seccomp, which hold
    every promise on their own: where the kernel has neither, nothing is
    refused.  */
+struct entitle_entry_s;
+
 struct entitle_layer_prog_s
 {
   const char *hook;    /**< "socket_connect": the LSM hook, Checmate's by its name */
@@ -80,6 +82,13 @@ struct entitle_layer_prog_s
 #define ENTITLE_LSM_PROGS      4
 extern const struct entitle_layer_prog_s entitle_checmate_progs[ENTITLE_CHECMATE_PROGS];
 extern const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS];
+
+/**
+ * The seed and LSM layers' words for @e (a catalogue row), one at a time (@i from 0): the
+ * layer ("Checmate", "BPF LSM", "eBPF seccomp") and what it does.  Returns
+ * false past the last.  What explain and entitlements(7) print.
+ */
+bool entitle_layer_text (const struct entitle_entry_s *e, size_t *i, const char **layer, const char **text);
 
 /** The POL_* bits the @n programs at @progs read.  */
 unsigned entitle_layer_bits (const struct entitle_layer_prog_s *progs, size_t n);

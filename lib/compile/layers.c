@@ -43,12 +43,8 @@ static const struct
 static bool
 has_syscall_rules (const struct entitle_set_s *set)
 {
-  unsigned fx = 0;
-
-  for (size_t k = 0; k < sizeof (by_argument) / sizeof (by_argument[0]); k++)
-    fx |= by_argument[k].fx;
   for (size_t i = 0; i < set->n; i++)
-    if (set->items[i].entry->sys_deny || (set->items[i].entry->fx & fx))
+    if (set->items[i].entry->sys_deny || (set->items[i].entry->fx & FX_SECCOMP))
       return true;
   return false;
 }

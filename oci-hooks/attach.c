@@ -164,7 +164,6 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
   lock = hook_made_lock (ctx->config->state_dir, err);
   if (UNLIKELY (lock < 0))
     return lock;
-  hook_made_migrate (ctx->config->state_dir);
   hook_made_collect (ctx->config->state_dir);
   return make_child (ctx, st, mnt, dir, len, err);
 }
@@ -225,6 +224,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
   if (UNLIKELY (ret < 0))
     return ret;
+  hook_made_carry_over (ctx->config->state_dir);
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;

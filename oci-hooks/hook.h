@@ -50,5 +50,7 @@ void hook_made_remove (const char *state_dir, const char *root, const char *id, 
 void hook_made_collect (const char *state_dir);
 /* Records that entitle 0.1.0 kept in its pinned BPF map, carried over.  */
 void hook_made_migrate (const char *state_dir);
+/* The same, under the lock, before a load that may replace those pins.  */
+void hook_made_carry_over (const char *state_dir);
 
 #endif

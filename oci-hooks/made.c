@@ -234,3 +234,21 @@ hook_made_migrate (const char *state_dir)
       entitle_error_release (&err);
     }
 }
+
+/* Before the programs are loaded: the loader replaces an old build's
+   pins, its map of made cgroups with them, also at the create of a
+   container that makes none (runc's).  One failed lookup when there is
+   no such map, the case once the first hook of the new build ran.  */
+void
+hook_made_carry_over (const char *state_dir)
+{
+  entitle_error_t err = NULL;
+  cleanup_close int map = bpf_obj_get (OLD_OWNERS), lock = -1;
+
+  if (map < 0)
+    return;
+  lock = hook_made_lock (state_dir, &err);
+  if (lock >= 0)
+    hook_made_migrate (state_dir);
+  entitle_error_release (&err);
+}

@@ -255,13 +255,11 @@ entitle_checmate_install (const struct entitle_kernel_s *k, const struct entitle
 
       if (!(entitle_checmate_progs[i].policy & policy))
         continue;
-      ret = entitle_checmate_prctl (k, CHECMATE_INSTALL_HOOK, hook, c->prog[i], err);
-      if (ret == 0)
-        entitle_log_debug (log, "checmate: installed `%s` at hook %s", entitle_checmate_progs[i].program, hook);
-      if (ret >= 0 && lock)
-        ret = entitle_checmate_prctl (k, CHECMATE_DENY_RESET, hook, -1, err);
+      ret = entitle_checmate_attach (k, hook, c->prog[i], lock, err);
       if (UNLIKELY (ret < 0))
         return ret;
+      if (ret == 0)
+        entitle_log_debug (log, "checmate: installed `%s` at hook %s", entitle_checmate_progs[i].program, hook);
     }
   return 0;
 }
@@ -287,17 +285,14 @@ entitle_checmate_sweep (int policy_map, int mountfd)
 
 int
 entitle_checmate_write (const struct entitle_checmate_s *c, uint64_t id, const struct entitle_policy *policy,
-                        int mountfd, entitle_error_t *err)
+                        entitle_error_t *err)
 {
   __u64 key = id;
 
   if (bpf_map_update_elem (c->policy, &key, policy, BPF_ANY) == 0)
     return 0;
   if (errno == E2BIG)
-    {
-      entitle_checmate_sweep (c->policy, mountfd);
-      if (bpf_map_update_elem (c->policy, &key, policy, BPF_ANY) == 0)
-        return 0;
-    }
+    return entitle_make_error (err, E2BIG, "checmate: the policy map holds %d running containers already",
+                               ENTITLE_CHECMATE_MAX);
   return entitle_make_sys_error (err, "checmate: write the policy of cgroup %llu", (unsigned long long)id);
 }

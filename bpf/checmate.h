@@ -56,11 +56,11 @@ int entitle_checmate_install (const struct entitle_kernel_s *k, const struct ent
                               bool lock, const struct entitle_log_s *log, entitle_error_t *err);
 
 /**
- * Write @policy as the entry of the cgroup @id.  A full map is swept
- * first (entitle_checmate_sweep).
+ * Write @policy as the entry of the cgroup @id (entitle-hook sweeps the
+ * map first: entitle_checmate_sweep).
  */
 int entitle_checmate_write (const struct entitle_checmate_s *c, uint64_t id, const struct entitle_policy *policy,
-                            int mountfd, entitle_error_t *err);
+                            entitle_error_t *err);
 
 /** Drop the entries of the cgroups that are gone (@mountfd: a cgroup2 mount).  */
 void entitle_checmate_sweep (int policy_map, int mountfd);

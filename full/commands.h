@@ -31,6 +31,7 @@ int shim_probe_command (struct shim_s *s, entitle_error_t *err);
 int shim_help (struct shim_s *s, entitle_error_t *err);
 int shim_complete (struct shim_s *s, entitle_error_t *err);
 int shim_checmate (struct shim_s *s, entitle_error_t *err);
+int shim_inspect (struct shim_s *s, entitle_error_t *err);
 
 /** Is help asked for: `--help`, `help [COMMAND]`, or a command's `--help`?  */
 bool shim_help_asked (const struct shim_s *s);

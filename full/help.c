@@ -118,6 +118,13 @@ static const struct shim_help_s commands[] = {
     "containers lose that layer until the next create that takes it installs entitle's again.  A hook "
     "locked with deny_reset (the admin configuration's \"lock\") refuses until a reboot.",
     help_only, false },
+  { "inspect", HELP_OWN, "PID", "debug: the seccomp filters a running process holds",
+    "Print the seccomp filters process PID holds (a container's: its pid in the runtime's state), the "
+    "oldest first, as the kernel has them: each classic filter disassembled, with the field of "
+    "seccomp_data each load reads, the architecture and the syscall each comparison names, and the "
+    "action of each return; where the kernel has eBPF seccomp, entitle's eBPF filter with its "
+    "decisions.  The process is stopped while its filters are read (ptrace), then let go.",
+    help_only, false },
   { "version", HELP_OWN, "", "entitle's version, the catalogue's and the runtime's",
     "Print entitle's version, the catalogue version and the wrapped runtime's path, then the "
     "runtime's own --version.",

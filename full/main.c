@@ -27,6 +27,7 @@ static const struct command
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
   { "checmate", shim_checmate, true, false },
+  { "inspect", shim_inspect, true, false },
   { "version", shim_version, false, false },
   /* dispatch runs these two first: neither needs the admin config (help
      reads it only to find the runtime, after printing entitle's part).  */

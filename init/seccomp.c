@@ -39,7 +39,7 @@ init_seccomp (const struct plan *p)
       if (p->rules[i].kind != RULE_SECCOMP_FD)
         continue;
       fd = fd_of (p->rules[i].value);
-      if (p->kernel->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0)
+      if (entitle_seed_seccomp_install (p->kernel, fd) < 0)
         init_fail (INIT_EXIT_FAILED, "eBPF seccomp: install the filter at fd %d: %s", fd, strerror (errno));
       close (fd);
     }

@@ -309,7 +309,6 @@ int
 hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
 {
   entitle_error_t err = NULL;
-  char mnt[256];
   int lock = hook_made_lock (ctx->config->state_dir, &err);
 
   if (lock < 0)
@@ -322,8 +321,6 @@ hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
   hook_made_remove (ctx->config->state_dir, st->root, st->id, ctx->log);
   hook_made_collect (ctx->config->state_dir);
   close (lock);
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) == 0)
-    hook_checmate_sweep (mnt);
-  entitle_error_release (&err);
+  hook_checmate_sweep ();
   return 0;
 }

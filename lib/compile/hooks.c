@@ -5,7 +5,6 @@
 #include "bpf-plan.h"
 #include "catalogue.h"
 #include "hooks.h"
-#include "layers.h"
 #include "utils.h"
 
 /* The OCI hooks that attach entitle's cgroup programs (DESIGN §4).  The
@@ -151,10 +150,11 @@ entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle
   hooks = json_get_or_add (spec, "hooks", JSON_OBJECT);
   add_hook (ctx, hooks, "createRuntime", spec, set);
   /* The programs and the policy go with the cgroup: poststop has work only
-     where the hook may make the cgroup (the runtime manages none), or
-     where the Checmate layer keeps an entry by cgroup id, and is a fork
-     and exec of the hook per container less where neither.  */
-  if (ctx->cgroup_unmanaged || entitle_layers_checmate (ctx, set))
+     where the hook may make the cgroup (the runtime manages none), and is
+     a fork and exec of the hook per container less where it does not.
+     The Checmate layer's entries by cgroup id need none: createRuntime
+     sweeps them (oci-hooks/checmate.c).  */
+  if (ctx->cgroup_unmanaged)
     add_hook (ctx, hooks, "poststop", spec, set);
   else
     drop_hook (hooks, "poststop");

@@ -4,30 +4,10 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <string.h>
-#include "attach.h"
 #include "catalogue.h"
 #include "layers.h"
 #include "seed-kernel.h"
 #include "utils.h"
-
-unsigned
-entitle_layers_policy (const struct entitle_set_s *set)
-{
-  unsigned policy = 0;
-  for (size_t i = 0; i < set->n; i++)
-    policy |= set->items[i].entry->policy;
-  return policy;
-}
-
-bool
-entitle_layers_checmate (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
-{
-  if (!(entitle_layer_bits (entitle_checmate_progs, ENTITLE_CHECMATE_PROGS) & entitle_layers_policy (set)))
-    return false;
-  if (ctx->checmate < 0)
-    ctx->checmate = entitle_seed_checmate (&entitle_kernel);
-  return ctx->checmate;
-}
 
 /* The seccomp effects the filter judges by argument, and its flag.  */
 static const struct

@@ -8,22 +8,12 @@
 #include "error.h"
 #include "policy.h"
 
-/* The seed layers a compile decides on (DESIGN §4).  Each is a layer
-   beside what enforces the promise everywhere (cgroup BPF, seccomp), so a
-   host without it refuses nothing: the set simply does not take it.  The
+/* The seed layer a compile decides on (DESIGN §4): eBPF seccomp, a layer
+   beside what enforces the promise everywhere (seccomp), so a host
+   without it refuses nothing: the set simply does not take it.  The
    kernel is asked once per call (ctx), one prctl, and only for a set with
-   a part the layer would hold.  */
-
-/** The POL_* bits of the rows of @set.  */
-unsigned entitle_layers_policy (const struct entitle_set_s *set);
-
-/**
- * Does a container with @set take the Checmate layer here: its policy
- * has bits a Checmate program reads, and the kernel has Checmate?
- * (entitle-hook installs it; create adds the poststop hook that drops the
- * container's entry.)
- */
-bool entitle_layers_checmate (struct entitle_ctx_s *ctx, const struct entitle_set_s *set);
+   a part the layer would hold.  Checmate is entitle-hook's alone
+   (oci-hooks/checmate.c): nothing of it is written into the config.  */
 
 /**
  * Does a container with @set take the eBPF seccomp layer here: it has

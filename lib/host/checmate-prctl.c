@@ -28,7 +28,21 @@ entitle_checmate_prctl (const struct entitle_kernel_s *k, int op, const char *ho
                                hook);
   if (errno == ENOENT)
     return entitle_make_error (err, ENOENT, "checmate: this kernel's Checmate runs no programs at hook `%s`", hook);
+  /* EINVAL is also Checmate's answer to a program of another type.  */
+  if (errno == EINVAL && op == CHECMATE_INSTALL_HOOK && entitle_seed_checmate (k))
+    return entitle_make_error (err, EINVAL, "checmate: hook `%s` refuses program fd %d: not a Checmate program", hook, fd);
   if (errno == EINVAL)
     return entitle_make_error (err, EINVAL, "checmate: this kernel has no Checmate (PR_CHECMATE is unknown to it)");
   return entitle_make_sys_error (err, "checmate: %s hook `%s`", op_name (op), hook);
+}
+
+int
+entitle_checmate_attach (const struct entitle_kernel_s *k, const char *hook, int fd, bool lock, entitle_error_t *err)
+{
+  int installed = entitle_checmate_prctl (k, CHECMATE_INSTALL_HOOK, hook, fd, err);
+  int ret = installed;
+
+  if (installed >= 0 && lock)
+    ret = entitle_checmate_prctl (k, CHECMATE_DENY_RESET, hook, -1, err);
+  return ret < 0 ? ret : installed;
 }

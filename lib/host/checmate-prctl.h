@@ -2,6 +2,7 @@
 #ifndef ENTITLE_CHECMATE_PRCTL_H
 #define ENTITLE_CHECMATE_PRCTL_H
 
+#include <stdbool.h>
 #include "error.h"
 #include "seed-kernel.h"
 
@@ -18,5 +19,14 @@
  * no PR_CHECMATE (EINVAL).
  */
 int entitle_checmate_prctl (const struct entitle_kernel_s *k, int op, const char *hook, int fd, entitle_error_t *err);
+
+/**
+ * Install the program @fd (BPF_PROG_TYPE_CHECMATE) at @hook, and with
+ * @lock set the hook's deny_reset right after (the admin config's
+ * "lock").  Returns 0 when installed, 1 when it was there already, or an
+ * error as entitle_checmate_prctl's.
+ */
+int entitle_checmate_attach (const struct entitle_kernel_s *k, const char *hook, int fd, bool lock,
+                             entitle_error_t *err);
 
 #endif

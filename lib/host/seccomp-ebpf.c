@@ -45,14 +45,17 @@ entitle_seccomp_ebpf_load (const struct entitle_kernel_s *k, const struct entitl
 int
 entitle_seccomp_get_extended (const struct entitle_kernel_s *k, pid_t pid, unsigned long index, entitle_error_t *err)
 {
-  long fd = k->ptrace (PTRACE_SECCOMP_GET_FILTER_EXTENDED, pid, index, 0);
+  long fd;
 
+  /* Mainline gave the request's number to PTRACE_GET_SYSCALL_INFO, which
+     would answer with a size: ask only a kernel with the patch set.  */
+  if (!entitle_seed_seccomp_extended (k))
+    return entitle_make_error (err, EIO, "eBPF seccomp: this kernel cannot read filters back (no PTRACE_SECCOMP_GET_FILTER_EXTENDED)");
+  fd = k->ptrace (PTRACE_SECCOMP_GET_FILTER_EXTENDED, pid, index, 0);
   if (fd >= 0)
     return (int)fd;
   if (errno == ENOENT)
     return 0;
-  if (errno == EIO)
-    return entitle_make_error (err, EIO, "eBPF seccomp: this kernel cannot read filters back (no PTRACE_SECCOMP_GET_FILTER_EXTENDED)");
   return entitle_make_sys_error (err, "eBPF seccomp: read filter %lu of process %d", index, (int)pid);
 }
 

@@ -26,11 +26,13 @@ int entitle_seccomp_ebpf_load (const struct entitle_kernel_s *k, const struct en
                                entitle_error_t *err);
 
 /**
- * Filter @index of @pid (0: the most recent) as an eBPF program fd, by
+ * Filter @index of @pid (0: the oldest, as PTRACE_SECCOMP_GET_FILTER
+ * counts) as an eBPF program fd, by
  * PTRACE_SECCOMP_GET_FILTER_EXTENDED: @pid must be a tracee the caller
  * holds stopped, as for mainline's PTRACE_SECCOMP_GET_FILTER (lib/host/
  * seccomp-filter.c).  Returns the fd, 0 past the last filter (ENOENT), or
- * an error (a kernel without the patch set: EIO).
+ * an error (a kernel without the patch set: EIO, asked nothing, since
+ * mainline's PTRACE_GET_SYSCALL_INFO has the seed's number).
  */
 int entitle_seccomp_get_extended (const struct entitle_kernel_s *k, pid_t pid, unsigned long index,
                                   entitle_error_t *err);

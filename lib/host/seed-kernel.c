@@ -39,6 +39,12 @@ entitle_seed_seccomp_extended (const struct entitle_kernel_s *k)
   return k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 && errno != EINVAL;
 }
 
+int
+entitle_seed_seccomp_install (const struct entitle_kernel_s *k, int fd)
+{
+  return k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 ? -1 : 0;
+}
+
 bool
 entitle_seed_checmate (const struct entitle_kernel_s *k)
 {

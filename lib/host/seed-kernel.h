@@ -55,4 +55,10 @@ extern const struct entitle_kernel_s entitle_kernel;
 bool entitle_seed_checmate (const struct entitle_kernel_s *k);
 bool entitle_seed_seccomp_extended (const struct entitle_kernel_s *k);
 
+/* Install the eBPF seccomp filter @fd (a BPF_PROG_TYPE_SECCOMP program)
+   on the calling task, and so on its children:
+   prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, &fd).  -1 with
+   errno on failure.  Libc only, for the in-container helper.  */
+int entitle_seed_seccomp_install (const struct entitle_kernel_s *k, int fd);
+
 #endif

@@ -22,7 +22,6 @@ struct entitle_ctx_s
   int selinux_enabled;
   int apparmor_enabled;
   int landlock_abi; /**< the kernel's Landlock ABI, 0: none */
-  int checmate;     /**< the kernel has Checmate (lib/host/seed-kernel.h) */
   int seccomp_ebpf; /**< the kernel has eBPF seccomp filters */
   int bounding_read;
   uint64_t bounding;    /**< entitle's own bounding set */
@@ -41,7 +40,6 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
   ctx->landlock_abi = -1;
-  ctx->checmate = -1;
   ctx->seccomp_ebpf = -1;
   ctx->bounding_read = 0;
   ctx->bounding = 0;

@@ -24,7 +24,7 @@ probe() {
   jq -r "$1" "$PROBE_JSON"
 }
 
-@test "layers: where the kernel has neither seed layer, create writes no filter fd and no Checmate poststop" {
+@test "layers: where the kernel has neither seed layer, create writes no filter fd and no poststop (runc)" {
   [ "$(probe .checmate)" = false ] || skip "this kernel has Checmate"
   [ "$(probe .seccomp_filter_extended)" = false ] || skip "this kernel has eBPF seccomp filters"
   make_bundle "$BUNDLE" /probe sleep 1
@@ -87,4 +87,42 @@ probe() {
   run_bundle ent "$BUNDLE"
   [ "$status" -eq 0 ]
   [ "$(awk '{ print $2 }' <<<"$output")" -ge 2 ]
+}
+
+@test "inspect: a running container's classic seccomp filter, disassembled with the syscall names" {
+  make_bundle "$BUNDLE" /probe sleep 600
+  set_entitlements "$BUNDLE" security.confined
+  create_started ent "$BUNDLE" "$CTID"
+  pid=$(ent state "$CTID" | jq -r .pid)
+  run --separate-stderr "$ENTITLE" inspect "$pid"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  n=$(sed -n 's/^Seccomp_filters:[[:space:]]*//p' "/proc/$pid/status")
+  [ "$n" -ge 1 ]
+  [ "${lines[0]}" = "process $pid: $n seccomp filter$([ "$n" -eq 1 ] || echo s), the oldest first" ]
+  # The first filter is the runtime's, from the profile entitle wrote:
+  # as many instruction lines as its header says.
+  count=$(sed -n 's/^filter 0: classic, \([0-9]*\) instructions$/\1/p' <<<"$output")
+  [ "$(sed -n '/^filter 0:/,/^filter 1:/p' <<<"$output" | grep -c '^  *[0-9][0-9]*  ')" -eq "$count" ]
+  [[ "$output" == *"ld [4]                           arch"* ]]
+  if [ "$(uname -m)" = x86_64 ]; then
+    [[ "$output" == *"jeq #0xc000003e, "*" x86_64"* ]]
+  fi
+  # Syscalls named as the profile has them: confined allows execve and
+  # socket, and takes ptrace away.
+  grep -q 'jeq #0x[0-9a-f]*, [0-9]*, [0-9]* *execve$' <<<"$output"
+  grep -q ' socket$' <<<"$output"
+  [ -z "$(grep ' ptrace$' <<<"$output")" ]
+  grep -q ' ERRNO(1)$' <<<"$output"
+  grep -q ' ALLOW$' <<<"$output"
+  # The process was let go: no tracer, still running.
+  grep -q '^TracerPid:[[:space:]]*0$' "/proc/$pid/status"
+  [ "$(ent state "$CTID" | jq -r .status)" = running ]
+  # Bad input: one line each.
+  run --separate-stderr "$ENTITLE" inspect
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: inspect: usage: entitle inspect PID (a process id, such as a container'"'"'s from the runtime'"'"'s state)' ]
+  run --separate-stderr "$ENTITLE" inspect 12x
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == 'entitle: inspect: usage: '* ]]
 }

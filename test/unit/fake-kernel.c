@@ -4,6 +4,7 @@
 #include <linux/bpf.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <unistd.h>
 #include "fake-kernel.h"
 #include "seed-load.h"
@@ -186,9 +187,35 @@ fake_bpf (int cmd, void *attr, unsigned int size)
   return entitle_kernel.bpf (cmd, attr, size);
 }
 
+/* How many classic filters the real kernel reads back for @pid.  */
+static unsigned long
+classic_count (pid_t pid)
+{
+  unsigned long n = 0;
+  while (entitle_kernel.ptrace (PTRACE_SECCOMP_GET_FILTER, pid, n, 0) >= 0)
+    n++;
+  return n;
+}
+
+/* The chain as ptrace reads it, the oldest first: the process's own
+   classic filters, then the eBPF filter installed (on the process the
+   test stands for), which has no classic program (EMEDIUMTYPE).  */
+static long
+classic (pid_t pid, unsigned long addr, unsigned long data)
+{
+  long r = entitle_kernel.ptrace (PTRACE_SECCOMP_GET_FILTER, pid, addr, data);
+
+  if (r >= 0 || !(fake.patches & FAKE_SECCOMP_EXTENDED) || fake.filter_fd < 0 || (errno != ENOENT && errno != EINVAL))
+    return r;
+  errno = addr == classic_count (pid) ? EMEDIUMTYPE : ENOENT;
+  return -1;
+}
+
 static long
 fake_ptrace (long request, pid_t pid, unsigned long addr, unsigned long data)
 {
+  if (request == PTRACE_SECCOMP_GET_FILTER)
+    return classic (pid, addr, data);
   if (request != PTRACE_SECCOMP_GET_FILTER_EXTENDED)
     return entitle_kernel.ptrace (request, pid, addr, data);
   if (!(fake.patches & FAKE_SECCOMP_EXTENDED))
@@ -196,8 +223,9 @@ fake_ptrace (long request, pid_t pid, unsigned long addr, unsigned long data)
       errno = EIO;
       return -1;
     }
-  /* The filters of the process the test stands for: the one installed.  */
-  if (addr > 0 || fake.filter_fd < 0)
+  /* The filters of the process the test stands for: the one installed,
+     after its classic ones.  */
+  if (fake.filter_fd < 0 || addr != classic_count (pid))
     {
       errno = ENOENT;
       return -1;

@@ -19,7 +19,11 @@
    which BPF_PROG_TEST_RUN runs on a struct seccomp_data of the test's.
    Checmate's prctl keeps the hooks as the seed's checmate_lsm.c does
    (one list a hook, EEXIST for a program installed twice, deny_reset,
-   EALREADY, EPERM; only the four hooks the seed runs are enabled).  */
+   EALREADY, EPERM; only the four hooks the seed runs are enabled).  The
+   filter installed last is the most recent of the chain that ptrace reads
+   back, the oldest first: after the process's own classic filters, it is
+   the one without a classic program (EMEDIUMTYPE), which
+   PTRACE_SECCOMP_GET_FILTER_EXTENDED gives.  */
 
 #define FAKE_CHECMATE         (1u << 0)
 #define FAKE_SECCOMP_EXTENDED (1u << 1)

@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -38,6 +41,8 @@
 #include "lsm.h"
 #include "probe-run.h"
 #include "seccomp-ebpf.h"
+#include "seccomp-filter.h"
+#include "seed-attach.h"
 #include "seed-load.h"
 #include "utils.h"
 
@@ -244,8 +249,8 @@ test_checmate_entries_swept (void **state)
   c.policy = entitle_seed_map_create (&entitle_kernel, "test_cm_pol", BPF_MAP_TYPE_HASH, 8, sizeof (p), 4,
                                       BPF_F_NO_PREALLOC, &err);
   assert_true (c.policy >= 0);
-  assert_int_equal (entitle_checmate_write (&c, ida, &p, mountfd, &err), 0);
-  assert_int_equal (entitle_checmate_write (&c, idb, &p, mountfd, &err), 0);
+  assert_int_equal (entitle_checmate_write (&c, ida, &p, &err), 0);
+  assert_int_equal (entitle_checmate_write (&c, idb, &p, &err), 0);
   rmdir (b);
   entitle_checmate_sweep (c.policy, mountfd);
   assert_int_equal (bpf_map_lookup_elem (c.policy, &ida, &q), 0);
@@ -460,6 +465,274 @@ test_init_layers_in_order_fake_kernel (void **state)
   close (fd);
 }
 
+/* The seed interfaces as attach points, as a custom entitlement names
+   them: `checmate/HOOK` installs at that hook (and locks it under
+   "lock"), `seccomp` installs the filter on the calling task; each
+   program of the point's type, in the right order of calls.  */
+static void
+test_seed_attach_points_fake_kernel (void **state)
+{
+  struct entitle_seed_point_s cm, sc;
+  struct entitle_checmate_s c;
+  struct entitle_seccomp_policy p;
+  entitle_error_t err = NULL;
+  int fd;
+
+  (void)state;
+  assert_int_equal (entitle_seed_point_parse ("checmate/task_create", &cm, &err), 0);
+  assert_int_equal (cm.iface, ENTITLE_SEED_CHECMATE);
+  assert_string_equal (cm.hook, "task_create");
+  assert_int_equal (entitle_seed_point_type (&cm), ENTITLE_BPF_PROG_TYPE_CHECMATE);
+  assert_int_equal (entitle_seed_point_parse ("seccomp", &sc, &err), 0);
+  assert_int_equal (entitle_seed_point_type (&sc), ENTITLE_BPF_PROG_TYPE_SECCOMP);
+  assert_true (entitle_seed_point_here (&fake_kernel, &cm) && entitle_seed_point_here (&fake_kernel, &sc));
+  assert_false (entitle_seed_point_here (&entitle_kernel, &cm) || entitle_seed_point_here (&entitle_kernel, &sc));
+  load_checmate (&c);
+  fake.n_calls = 0;
+  assert_int_equal (entitle_seed_attach (&fake_kernel, &cm, c.prog[1], true, &err), 0);
+  assert_int_equal (entitle_seed_attach (&fake_kernel, &cm, c.prog[1], true, &err), 1);
+  assert_int_equal (fake.n_calls, 4);
+  assert_call (0, CHECMATE_INSTALL_HOOK, "task_create", c.prog[1], 0);
+  assert_call (1, CHECMATE_DENY_RESET, "task_create", -1, 0);
+  assert_call (2, CHECMATE_INSTALL_HOOK, "task_create", c.prog[1], EEXIST);
+  /* A program of the other type is the kernel's to refuse.  */
+  fd = load_filter ("security.confined", &p);
+  assert_true (entitle_seed_attach (&fake_kernel, &cm, fd, false, &err) < 0);
+  assert_contains (err->msg, "hook `task_create` refuses program fd");
+  entitle_error_release (&err);
+  entitle_checmate_close (&c);
+  /* In a child: the filter binds the task that installs it.  */
+  if (fork () == 0)
+    _exit (entitle_seed_attach (&fake_kernel, &sc, fd, false, &err) == 0 && fake.filter_fd >= 0
+                   && fake_prog_id (fake.filter_fd) == fake_prog_id (fd)
+               ? 0
+               : 1);
+  {
+    int status;
+    assert_true (wait (&status) > 0);
+    assert_int_equal (WEXITSTATUS (status), 0);
+  }
+  close (fd);
+  assert_true (entitle_seed_point_parse ("checmate/no_such_hook", &cm, &err) < 0);
+  assert_string_equal (err->msg, "attach point `checmate/no_such_hook`: Checmate has no hook `no_such_hook`");
+  entitle_error_release (&err);
+  assert_true (entitle_seed_point_parse ("lsm/file_open", &cm, &err) < 0);
+  assert_contains (err->msg, "is no seed interface's");
+  entitle_error_release (&err);
+}
+
+/* A child under the classic filters @n_rules rules make, one filter a
+   rule (ERRNO(EPERM) for its syscall, on the native ABI and x86 where the
+   host is x86_64), each exported into @bpf[i] as libseccomp loads it;
+   the child waits for SIGKILL.  */
+struct classic_rule
+{
+  const char *syscall;
+  size_t len;              /* the exported filter's bytes */
+  struct sock_filter *bpf; /* malloc'd */
+};
+
+static pid_t
+filtered_child (struct classic_rule *rules, size_t n_rules)
+{
+  int ready[2];
+  char c;
+  pid_t pid;
+
+  for (size_t i = 0; i < n_rules; i++)
+    {
+      scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
+      int fd = memfd_create ("filter", 0);
+      struct stat st;
+
+      if (seccomp_arch_native () == SCMP_ARCH_X86_64)
+        assert_int_equal (seccomp_arch_add (ctx, SCMP_ARCH_X86), 0);
+      assert_int_equal (seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), seccomp_syscall_resolve_name (rules[i].syscall), 0), 0);
+      assert_int_equal (seccomp_export_bpf (ctx, fd), 0);
+      assert_int_equal (fstat (fd, &st), 0);
+      rules[i].len = (size_t)st.st_size;
+      rules[i].bpf = malloc (rules[i].len);
+      assert_int_equal (pread (fd, rules[i].bpf, rules[i].len, 0), (ssize_t)rules[i].len);
+      close (fd);
+      seccomp_release (ctx);
+    }
+  assert_int_equal (pipe (ready), 0);
+  pid = fork ();
+  if (pid == 0)
+    {
+      /* Gone with the test, also one that fails.  */
+      prctl (PR_SET_PDEATHSIG, SIGKILL);
+      for (size_t i = 0; i < n_rules; i++)
+        {
+          struct sock_fprog prog = { .len = (unsigned short)(rules[i].len / sizeof (struct sock_filter)),
+                                     .filter = rules[i].bpf };
+          if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+            _exit (1);
+        }
+      if (write (ready[1], "x", 1) != 1)
+        _exit (1);
+      for (;;)
+        pause ();
+    }
+  close (ready[1]);
+  assert_int_equal (read (ready[0], &c, 1), 1);
+  close (ready[0]);
+  return pid;
+}
+
+static void
+end_child (pid_t pid, struct classic_rule *rules, size_t n_rules)
+{
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  for (size_t i = 0; i < n_rules; i++)
+    free (rules[i].bpf);
+}
+
+/* The pid of @pid's tracer, from /proc (0: none).  */
+static int
+tracer_of (pid_t pid)
+{
+  char path[64], line[256];
+  int tracer = -1;
+  FILE *f;
+
+  snprintf (path, sizeof (path), "/proc/%d/status", (int)pid);
+  f = fopen (path, "r");
+  while (f && fgets (line, sizeof (line), f))
+    if (sscanf (line, "TracerPid: %d", &tracer) == 1)
+      break;
+  if (f)
+    fclose (f);
+  return tracer;
+}
+
+/* What `entitle inspect PID` reads, for real (mainline's
+   PTRACE_SECCOMP_GET_FILTER): a process's classic filters, the oldest
+   first, each as libseccomp made it; the process is let go
+   after.  The disassembly names the syscalls for the architecture each
+   path checked: on x86_64, 26 is ptrace under x86 (msync under x86_64).  */
+static void
+test_inspect_classic_filters (void **state)
+{
+  struct classic_rule rules[] = { { "ptrace", 0, NULL }, { "socket", 0, NULL } };
+  struct entitle_seccomp_filter_s *f = NULL;
+  entitle_error_t err = NULL;
+  cleanup_free char *text = NULL;
+  size_t n = 0, len = 0;
+  FILE *out;
+  pid_t pid;
+
+  (void)state;
+  pid = filtered_child (rules, 2);
+  if (entitle_seccomp_filters_read (&entitle_kernel, pid, false, &f, &n, &err) < 0)
+    fail_msg ("%s", err->msg);
+  assert_int_equal (n, 2);
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct classic_rule *r = &rules[i];
+      assert_int_equal (f[i].n * sizeof (struct sock_filter), r->len);
+      assert_memory_equal (f[i].insns, r->bpf, r->len);
+      assert_int_equal (f[i].ebpf_fd, -1);
+    }
+  assert_int_equal (tracer_of (pid), 0);
+  out = open_memstream (&text, &len);
+  entitle_seccomp_disassemble (out, f[0].insns, f[0].n);
+  fclose (out);
+  assert_contains (text, "ld [4]                           arch\n");
+  assert_contains (text, "ld [0]                           nr\n");
+  assert_contains (text, "ERRNO(1)\n");
+  assert_contains (text, "ALLOW\n");
+  if (seccomp_arch_native () == SCMP_ARCH_X86_64)
+    {
+      assert_contains (text, "jeq #0xc000003e, 2, ");
+      assert_contains (text, "x86_64\n");
+      assert_contains (text, "jeq #0x65, "); /* 101, x86_64's ptrace */
+      assert_contains (text, "jeq #0x1a, "); /* 26, x86's */
+      assert_null (strstr (text, "msync"));
+      assert_contains (text, "x86\n");
+    }
+  {
+    /* Every syscall named is the filter's own.  */
+    const char *p = text;
+    size_t named = 0;
+    while ((p = strstr (p, " ptrace\n")) != NULL)
+      named++, p++;
+    assert_int_equal (named, seccomp_arch_native () == SCMP_ARCH_X86_64 ? 2 : 1);
+    assert_null (strstr (text, " socket\n"));
+  }
+  entitle_seccomp_filters_free (f, n);
+  end_child (pid, rules, 2);
+}
+
+/* A process under no filter has none to print; one that is gone is a
+   one-line error.  */
+static void
+test_inspect_no_filter_and_no_process (void **state)
+{
+  struct entitle_seccomp_filter_s *f = NULL;
+  entitle_error_t err = NULL;
+  size_t n = 7;
+  pid_t pid;
+
+  (void)state;
+  pid = filtered_child (NULL, 0);
+  assert_int_equal (entitle_seccomp_filters_read (&entitle_kernel, pid, false, &f, &n, &err), 0);
+  assert_int_equal (n, 0);
+  entitle_seccomp_filters_free (f, n);
+  end_child (pid, NULL, 0);
+  assert_true (entitle_seccomp_filters_read (&entitle_kernel, pid, false, &f, &n, &err) < 0);
+  assert_int_equal (err->status, ESRCH);
+  assert_null (strchr (err->msg, '\n'));
+  assert_contains (err->msg, "inspect: attach to process");
+  entitle_error_release (&err);
+}
+
+/* On a kernel with eBPF seccomp, the chain holds the helper's eBPF filter
+   (the most recent) after the process's classic ones: read back with
+   the seed's request, as entitle's, with its decisions.  Where the
+   kernel has no eBPF seccomp, such a filter is named unreadable.  */
+static void
+test_inspect_ebpf_filter_fake_kernel (void **state)
+{
+  struct classic_rule rules[] = { { "ptrace", 0, NULL } };
+  struct rule rule = { RULE_SECCOMP_FD, NULL };
+  struct plan plan = { .rules = &rule, .n_rules = 1, .kernel = &fake_kernel };
+  struct entitle_seccomp_filter_s *f = NULL;
+  struct entitle_seccomp_policy p;
+  struct entitle_seccomp_ext_s ext;
+  entitle_error_t err = NULL;
+  char fdtext[16];
+  size_t n = 0;
+  int fd;
+  pid_t pid;
+
+  (void)state;
+  fd = load_filter ("network.none", &p);
+  snprintf (fdtext, sizeof (fdtext), "%d", dup (fd));
+  rule.value = fdtext;
+  init_seccomp (&plan);
+  pid = filtered_child (rules, 1);
+  if (entitle_seccomp_filters_read (&fake_kernel, pid, true, &f, &n, &err) < 0)
+    fail_msg ("%s", err->msg);
+  assert_int_equal (n, 2);
+  assert_null (f[1].insns);
+  assert_int_equal (entitle_seccomp_ext_describe (&fake_kernel, f[1].ebpf_fd, &ext, &err), 0);
+  assert_int_equal (ext.id, fake_prog_id (fd));
+  assert_true (ext.entitle);
+  assert_memory_equal (&ext.policy, &p, sizeof (p));
+  assert_non_null (f[0].insns);
+  assert_int_equal (f[0].n * sizeof (struct sock_filter), rules[0].len);
+  entitle_seccomp_filters_free (f, n);
+  assert_true (entitle_seccomp_filters_read (&fake_kernel, pid, false, &f, &n, &err) < 0);
+  assert_int_equal (err->status, EMEDIUMTYPE);
+  assert_contains (err->msg, "is not classic, and this kernel has no eBPF seccomp to read it with");
+  entitle_error_release (&err);
+  assert_int_equal (tracer_of (pid), 0);
+  end_child (pid, rules, 1);
+  close (fd);
+}
+
 /* The BPF LSM programs are built (or left out where the build host had no
    BTF); where the kernel refuses them, as this tree's CI host does, the
    loader fails in one line and holds nothing.  A kernel that runs the bpf
@@ -506,6 +779,10 @@ main (void)
     cmocka_unit_test_setup (test_seccomp_read_back_fake_kernel, setup),
     cmocka_unit_test_setup (test_init_layers_in_order_fake_kernel, setup),
     cmocka_unit_test (test_lsm_loader_error_path),
+    cmocka_unit_test_setup (test_seed_attach_points_fake_kernel, setup),
+    cmocka_unit_test (test_inspect_classic_filters),
+    cmocka_unit_test (test_inspect_no_filter_and_no_process),
+    cmocka_unit_test_setup (test_inspect_ebpf_filter_fake_kernel, setup),
   };
 
   if (geteuid () != 0)

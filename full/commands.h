@@ -31,7 +31,9 @@ int shim_probe_command (struct shim_s *s, entitle_error_t *err);
 int shim_help (struct shim_s *s, entitle_error_t *err);
 int shim_complete (struct shim_s *s, entitle_error_t *err);
 int shim_checmate (struct shim_s *s, entitle_error_t *err);
+int shim_why (struct shim_s *s, entitle_error_t *err);
 int shim_inspect (struct shim_s *s, entitle_error_t *err);
+int shim_learn (struct shim_s *s, entitle_error_t *err);
 
 /** Is help asked for: `--help`, `help [COMMAND]`, or a command's `--help`?  */
 bool shim_help_asked (const struct shim_s *s);
@@ -80,6 +82,9 @@ int shim_exec_runtime (struct shim_s *s, entitle_error_t *err);
  */
 int shim_capture (const char *runtime, char *const *argv, char **out, size_t *len,
                   entitle_error_t *err);
+
+/** Print @doc on stdout as JSON for people (indented).  */
+int shim_print_json (const json_t *doc, entitle_error_t *err);
 
 /** Read and parse a JSON file of at most 16 MiB. */
 int shim_load_json (const char *path, char **raw, size_t *len, json_t **out, entitle_error_t *err);

@@ -25,7 +25,7 @@ struct cursor_s
    after @lead (`--entitlements=`, or nothing) and, in a @list, the items
    before the last comma of @cur.  */
 static void
-entitlements (const char *lead, const char *cur, bool list)
+entitlements (const struct entitle_catalogue_s *cat, const char *lead, const char *cur, bool list)
 {
   const char *comma = list ? strrchr (cur, ',') : NULL;
   const char *item = comma ? comma + 1 : cur;
@@ -34,7 +34,7 @@ entitlements (const char *lead, const char *cur, bool list)
 
   if (strchr (item, '='))
     return;
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (cat, &n);
   for (i = 0; i < n; i++)
     if (strncmp (rows[i].name, item, strlen (item)) == 0)
       printf ("%s%.*s%s%s\n", lead, (int)(item - cur), cur, rows[i].name, rows[i].value ? "=" : "");
@@ -68,7 +68,7 @@ commands (const char *cur, bool all)
 /* The value of @o: @lead is what precedes it in the word (`--log-format=`
    or nothing).  */
 static void
-value (const struct shim_option_s *o, const char *lead, const char *cur)
+value (const struct entitle_catalogue_s *cat, const struct shim_option_s *o, const char *lead, const char *cur)
 {
   const char *w = o->meta;
 
@@ -82,7 +82,7 @@ value (const struct shim_option_s *o, const char *lead, const char *cur)
       return;
     case ARG_LIST:
       printf ("words\n");
-      entitlements (lead, cur, true);
+      entitlements (cat, lead, cur, true);
       return;
     case ARG_WORDS:
       printf ("words\n");
@@ -145,17 +145,23 @@ shim_complete (struct shim_s *s, entitle_error_t *err)
   const char *cur = n > 0 ? words[n - 1] : "";
   const char *eq = strchr (cur, '=');
   const struct shim_option_s *o;
+  const struct entitle_catalogue_s *cat = &s->ctx->config->catalogue;
+  entitle_error_t cfg_err = NULL;
   struct cursor_s c;
 
   (void)err;
+  /* The custom rows are the admin config's: a config that does not load
+     completes the built-in names, quietly.  */
+  if (entitle_config_open ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config, NULL, &cfg_err) < 0)
+    entitle_error_release (&cfg_err);
   walk (words, n - 1, &c);
   if (c.value)
-    value (c.value, "", cur);
+    value (cat, c.value, "", cur);
   else if (cur[0] == '-' && eq && (o = shim_help_option (options_of (&c), cur)))
     {
       char lead[64];
       snprintf (lead, sizeof (lead), "%.*s", (int)(eq + 1 - cur), cur);
-      value (o, lead, eq + 1);
+      value (cat, o, lead, eq + 1);
     }
   else if (cur[0] == '-' && !c.positional)
     {
@@ -170,7 +176,7 @@ shim_complete (struct shim_s *s, entitle_error_t *err)
       else if (c.command == NULL)
         commands (cur, true);
       else if (c.command->entitlements)
-        entitlements ("", cur, false);
+        entitlements (cat, "", cur, false);
       else if (strcmp (c.command->name, "help") == 0)
         commands (cur, false);
     }

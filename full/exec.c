@@ -91,17 +91,18 @@ container_caps (const json_t *state, json_t *process, entitle_error_t *err)
 /* What the container asks for: its annotations, from the state (runc
    and crun copy the config's there), else from its bundle's config.  */
 static int
-requested_of (const json_t *state, struct entitle_set_s *requested, entitle_error_t *err)
+requested_of (const struct entitle_catalogue_s *cat, const json_t *state, struct entitle_set_s *requested,
+              entitle_error_t *err)
 {
   cleanup_json json_t *spec = NULL;
   int ret;
 
   if (json_get (state, "annotations"))
-    return entitle_requested (state, requested, err);
+    return entitle_requested (cat, state, requested, err);
   ret = bundle_config (state, &spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  return entitle_requested (spec, requested, err);
+  return entitle_requested (cat, spec, requested, err);
 }
 
 /* `exec --cap X` gives the process X in every set: refuse a capability
@@ -254,7 +255,7 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
      annotations are the config's, in the state): never the record
      io.entitle.applied, which an image can write.  */
   if (ret == 0)
-    ret = requested_of (state, &requested, err);
+    ret = requested_of (&s->ctx->config->catalogue, state, &requested, err);
   if (ret == 0)
     ret = entitle_resolve (s->ctx->config, &requested, &final, err);
   if (UNLIKELY (ret < 0))

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bpf-plan.h"
 #include "catalogue.h"
 #include "commands.h"
 #include "compile.h"
@@ -43,7 +44,9 @@ struct part_s
   char reason[256]; /**< "enforced by ...", the missing mechanism, or why not probed */
 };
 
-#define MAX_PARTS 8
+#define MAX_PARTS (8 + ENTITLE_CUSTOM_PARTS)
+/* A custom row's programs at seed interfaces are a part each.  */
+#define ENTITLE_CUSTOM_PARTS 8
 
 /* The host facts, or why there are none.  */
 struct host_s
@@ -72,10 +75,21 @@ not_probed (struct part_s *p, const struct host_s *host)
   return true;
 }
 
+/* Does a custom rule of @e take a call away (errno, kill) or log it?  */
+static bool
+rules_restrict (const struct entitle_entry_s *e)
+{
+  size_t i;
+  for (i = 0; i < e->n_sys_rules; i++)
+    if (strcmp (e->sys_rules[i].action, "SCMP_ACT_ALLOW") != 0)
+      return true;
+  return false;
+}
+
 static void
 seccomp_part (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *p)
 {
-  bool restricts = e->sys_deny || (e->fx & FX_SECCOMP);
+  bool restricts = e->sys_deny || (e->fx & FX_SECCOMP) || rules_restrict (e);
 
   if (not_probed (p, host))
     return;
@@ -144,22 +158,40 @@ landlock_part (const struct host_s *host, struct part_s *p)
             "create refuses it unless on_unenforceable is \"warn\"");
 }
 
+/* An admin's program at a seed interface: not used on this host (the
+   kernel, or this version, lacks the way), which the rest of the
+   entitlement makes up for, or nothing does.  */
+static void
+seed_part (const struct entitle_entry_s *e, const struct entitle_prog_s *prog, const struct host_s *host,
+           struct part_s *p)
+{
+  snprintf (p->detail, sizeof (p->detail), "%s", prog->attach);
+  if (not_probed (p, host))
+    return;
+  if (entitle_bpf_beyond_seed (e))
+    snprintf (p->reason, sizeof (p->reason), "not used here: %s; the entitlement's other parts enforce it",
+              entitle_probe_seed_lacks (host->probe, prog->point));
+  else
+    snprintf (p->reason, sizeof (p->reason), "NOT enforceable here: %s; create refuses it unless on_unenforceable is \"warn\"",
+              entitle_probe_seed_lacks (host->probe, prog->point));
+}
+
 /* The mechanism parts of @e, in the order entitle applies them.  */
 static size_t
 explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *parts)
 {
-  unsigned needed = e->attach;
-  size_t n = 0;
+  unsigned needed = e->attach | entitle_bpf_custom_points (e);
+  size_t n = 0, i;
 
   if (e->cap_add || e->cap_drop || e->cap_keep)
     snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
-  if (e->sys_deny || e->sys_allow || (e->fx & FX_SECCOMP))
+  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (e->fx & FX_SECCOMP))
     seccomp_part (e, host, add_part (parts, &n, "seccomp", PART_ENFORCED));
   if (e->fx & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS))
     snprintf (add_part (parts, &n, "namespaces", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by namespaces (the runtime makes them)");
-  if (e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK))
+  if ((e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK)) || e->masked || e->readonly)
     snprintf (add_part (parts, &n, "paths", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by paths (the runtime's masked and read-only mounts)");
   if (e->fx & (FX_DEV_DEFAULT | FX_DEV_ALL))
@@ -175,7 +207,68 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
     cgroup_part (needed, host, add_part (parts, &n, "cgroup BPF", PART_ENFORCED));
   if (e->fx & FX_LANDLOCK)
     landlock_part (host, add_part (parts, &n, "Landlock", PART_UNENFORCEABLE));
+  for (i = 0; i < e->n_progs && i < ENTITLE_CUSTOM_PARTS; i++)
+    if (e->progs[i].point >= ATTACH_COUNT)
+      seed_part (e, &e->progs[i], host,
+                 add_part (parts, &n, e->progs[i].point == ENTITLE_POINT_SECCOMP ? "eBPF seccomp" : "Checmate",
+                           PART_UNENFORCEABLE));
   return n;
+}
+
+/* A custom rule for people: "close when arg0 == 999: errno 1".  */
+static void
+rule_text (const struct entitle_sys_rule_s *r, char *buf, size_t size)
+{
+  static const char *const ops[][2] = { { "SCMP_CMP_EQ", "==" }, { "SCMP_CMP_NE", "!=" }, { "SCMP_CMP_LT", "<" }, { "SCMP_CMP_LE", "<=" }, { "SCMP_CMP_GT", ">" }, { "SCMP_CMP_GE", ">=" } };
+  size_t len = 0, k;
+  unsigned i;
+
+  buf[0] = '\0';
+  for (const char *const *n = r->names; *n && len < size; n++)
+    len += (size_t)snprintf (buf + len, size - len, "%s%s", n == r->names ? "" : " ", *n);
+  for (i = 0; i < r->n_args && len < size; i++)
+    {
+      const struct entitle_sys_arg_s *a = &r->args[i];
+      const char *lead = i ? " and" : " when";
+      for (k = 0; k < sizeof (ops) / sizeof (ops[0]) && strcmp (ops[k][0], a->op) != 0; k++)
+        ;
+      if (k < sizeof (ops) / sizeof (ops[0]))
+        len += (size_t)snprintf (buf + len, size - len, "%s arg%u %s %llu", lead, a->index, ops[k][1],
+                                 (unsigned long long)a->value);
+      else
+        len += (size_t)snprintf (buf + len, size - len, "%s arg%u & %#llx == %#llx", lead, a->index,
+                                 (unsigned long long)a->value, (unsigned long long)a->value_two);
+    }
+  if (strcmp (r->action, "SCMP_ACT_ERRNO") == 0)
+    snprintf (buf + len, size - len, ": errno %u (%s)", r->errno_ret,
+              strerrorname_np ((int)r->errno_ret) ? strerrorname_np ((int)r->errno_ret) : "?");
+  else
+    snprintf (buf + len, size - len, ": %s", strcmp (r->action, "SCMP_ACT_KILL_PROCESS") == 0 ? "kill" : strcmp (r->action, "SCMP_ACT_LOG") == 0 ? "log"
+                                                                                                                                                 : "allow");
+}
+
+static void print_list (const char *label, const char *const *list);
+
+/* What only custom rows say, for people.  */
+static void
+custom_text (const struct entitle_entry_s *e)
+{
+  char buf[1024];
+  size_t i;
+
+  for (i = 0; i < e->n_sys_rules; i++)
+    {
+      rule_text (&e->sys_rules[i], buf, sizeof (buf));
+      printf ("  seccomp rule: %s\n", buf);
+    }
+  print_list ("paths masked", e->masked);
+  print_list ("paths made read-only", e->readonly);
+  print_list ("implies (as if asked for with it)", e->implies);
+  for (i = 0; i < e->n_progs; i++)
+    printf ("  bpf %s: program %s of %s\n", e->progs[i].attach, e->progs[i].program, e->progs[i].object);
+  for (i = 0; i < e->n_data; i++)
+    printf ("%s%llu%s", i ? " " : "  data (entitle_data words): ", (unsigned long long)e->data[i],
+            i + 1 == e->n_data ? "\n" : "");
 }
 
 static void
@@ -259,6 +352,8 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
             e->value->example);
   if (e->note)
     printf ("  %s\n", e->note);
+  if (e->custom)
+    printf ("  custom entitlement of %s (definition %s)\n", e->custom, e->digest);
   if (e->rung)
     printf ("  ladder: %s, rung %d (one rung per ladder)\n", entitle_domain_name (e->domain), e->rung);
   else
@@ -270,6 +365,7 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
   print_list ("capabilities added", e->cap_add);
   print_list ("syscalls denied whatever their arguments", e->sys_deny);
   print_list ("syscalls allowed", e->sys_allow);
+  custom_text (e);
   print_effects (e);
   print_list ("contradicts", e->contradicts);
   for (const char *const *l = e->limits; l && *l; l++)
@@ -348,6 +444,38 @@ mechanisms_json (const struct entitle_entry_s *e, const struct host_s *host)
   return a;
 }
 
+/* What only custom rows say: their origin, rules, paths, programs.  */
+static void
+custom_json (json_t *o, const struct entitle_entry_s *e)
+{
+  json_t *rules = json_new (JSON_ARRAY), *progs = json_new (JSON_ARRAY), *data = json_new (JSON_ARRAY);
+  char buf[1024];
+  size_t i;
+
+  json_set (o, "custom", json_new_string (e->custom));
+  json_set (o, "digest", json_new_string (e->digest));
+  for (i = 0; i < e->n_sys_rules; i++)
+    {
+      rule_text (&e->sys_rules[i], buf, sizeof (buf));
+      json_push (rules, json_new_string (buf));
+    }
+  json_set (o, "seccomp_rules", rules);
+  json_set (o, "paths", pair_json ("masked", e->masked, "readonly", e->readonly));
+  json_set (o, "implies", strv_json (e->implies));
+  for (i = 0; i < e->n_progs; i++)
+    {
+      json_t *p = json_new (JSON_OBJECT);
+      json_set (p, "object", json_new_string (e->progs[i].object));
+      json_set (p, "program", json_new_string (e->progs[i].program));
+      json_set (p, "attach", json_new_string (e->progs[i].attach));
+      json_push (progs, p);
+    }
+  json_set (o, "bpf", progs);
+  for (i = 0; i < e->n_data; i++)
+    json_push (data, json_new_uint (e->data[i]));
+  json_set (o, "data", data);
+}
+
 static json_t *
 explain_json (const struct entitle_entry_s *e, const struct host_s *host)
 {
@@ -369,22 +497,12 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
   json_set (o, "limits", strv_json (e->limits));
   json_set (o, "seccomp", pair_json ("deny", e->sys_deny, "allow", e->sys_allow));
   json_set (o, "effects", effects_json (e));
+  /* Only custom rows say more (the built-in rows' objects keep their keys).  */
+  if (e->custom)
+    custom_json (o, e);
   json_set (o, "mechanisms", mechanisms_json (e, host));
   json_set (o, "paths", paths_json (e, host));
   return o;
-}
-
-static int
-print_json (const json_t *doc, entitle_error_t *err)
-{
-  cleanup_free char *text = NULL;
-  size_t len;
-  int ret = json_generate (doc, &text, &len, err);
-
-  if (UNLIKELY (ret < 0))
-    return ret;
-  fwrite (text, 1, len, stdout);
-  return 0;
 }
 
 static int
@@ -427,14 +545,14 @@ parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
 /* A modifier is explained by its name alone; anything else goes through
    the parser, for its error message.  */
 static int
-lookup (const char *arg, const struct entitle_entry_s **out, entitle_error_t *err)
+lookup (const struct entitle_catalogue_s *cat, const char *arg, const struct entitle_entry_s **out, entitle_error_t *err)
 {
-  const struct entitle_entry_s *e = entitle_catalogue_find (arg, strcspn (arg, "="));
+  const struct entitle_entry_s *e = entitle_catalogue_find (cat, arg, strcspn (arg, "="));
   struct entitle_request_s req;
 
   if (e == NULL || strchr (arg, '='))
     {
-      int ret = entitle_parse_one (arg, strlen (arg), &req, err);
+      int ret = entitle_parse_one (cat, arg, strlen (arg), &req, err);
       if (UNLIKELY (ret < 0))
         return ret;
       free (req.value);
@@ -447,10 +565,10 @@ lookup (const char *arg, const struct entitle_entry_s **out, entitle_error_t *er
 /* The catalogue as `explain` lists it: each ladder narrow to wide, the
    ladders in the order of their domains, then the modifiers by name.  */
 static size_t
-listing (const struct entitle_entry_s **out)
+listing (const struct entitle_catalogue_s *cat, const struct entitle_entry_s **out)
 {
   size_t i, n, k = 0;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (cat, &n);
   int d, rung, top = 0;
 
   for (i = 0; i < n; i++)
@@ -461,7 +579,10 @@ listing (const struct entitle_entry_s **out)
         if ((int)rows[i].domain == d && rows[i].rung == rung)
           out[k++] = &rows[i];
   for (i = 0; i < n; i++)
-    if (rows[i].rung == 0)
+    if (rows[i].rung == 0 && rows[i].custom == NULL)
+      out[k++] = &rows[i];
+  for (i = 0; i < n; i++)
+    if (rows[i].custom)
       out[k++] = &rows[i];
   return k;
 }
@@ -475,7 +596,9 @@ list_text (const struct entitle_entry_s *const *e, size_t n)
 
   for (i = 0; i < n; i++)
     {
-      const char *head = e[i]->rung ? entitle_domain_name (e[i]->domain) : "modifiers, with any rung";
+      const char *head = e[i]->rung     ? entitle_domain_name (e[i]->domain)
+                         : e[i]->custom ? "custom entitlements of the admin config, with any rung"
+                                        : "modifiers, with any rung";
       const char *form = e[i]->value ? e[i]->value->form : NULL;
 
       if (last == NULL || strcmp (head, last) != 0)
@@ -508,10 +631,10 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
   if (o->n > (int)(sizeof (entries) / sizeof (entries[0])))
     return entitle_make_error (err, E2BIG, "explain: more than %zu entitlements", sizeof (entries) / sizeof (entries[0]));
   if (o->n == 0)
-    n = listing (entries);
+    n = listing (&s->ctx->config->catalogue, entries);
   for (i = 0; i < (size_t)o->n; i++)
     {
-      ret = lookup (s->argv[o->first + i], &entries[n++], err);
+      ret = lookup (&s->ctx->config->catalogue, s->argv[o->first + i], &entries[n++], err);
       if (UNLIKELY (ret < 0))
         return ret;
     }
@@ -539,7 +662,7 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
           explain_text (entries[i], &host);
         }
     }
-  return o->json ? print_json (all, err) : 0;
+  return o->json ? shim_print_json (all, err) : 0;
 }
 
 static void
@@ -591,7 +714,7 @@ score_json (const struct entitle_score_s *sc, entitle_error_t *err)
       json_push (checks, c);
     }
   json_set (doc, "checks", checks);
-  return print_json (doc, err);
+  return shim_print_json (doc, err);
 }
 
 /* --max SCORE: 0 to 10, with at most one decimal, in tenths.  */

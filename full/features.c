@@ -98,26 +98,32 @@ add_annotations (struct shim_s *s, json_t *features)
 {
   json_t *a = json_get_or_add (features, "annotations", JSON_OBJECT);
   const struct entitle_entry_s *rows;
-  cleanup_free char *names = NULL;
+  cleanup_free char *names = NULL, *custom = NULL;
   char buf[16], mech[160];
   size_t n, i, len = 1;
 
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (&s->ctx->config->catalogue, &n);
   for (i = 0; i < n; i++)
-    len += strlen (rows[i].name) + 1;
+    len += strlen (rows[i].name) + 1 + (rows[i].digest ? strlen (rows[i].digest) + 2 : 0);
   names = calloc (1, len);
-  if (names == NULL)
+  custom = calloc (1, len);
+  if (names == NULL || custom == NULL)
     abort ();
   for (i = 0; i < n; i++)
     {
       if (i)
         strcat (names, ",");
       strcat (names, rows[i].name);
+      /* The admin config versions its own rows (entitle.json(5)).  */
+      if (rows[i].digest)
+        sprintf (custom + strlen (custom), "%s%s@%s", *custom ? "," : "", rows[i].name, rows[i].digest);
     }
   snprintf (buf, sizeof (buf), "%d", ENTITLE_CATALOGUE_VERSION);
   json_set (a, "io.entitle.version", json_new_string (PACKAGE_VERSION));
   json_set (a, "io.entitle.catalogue", json_new_string (buf));
   json_set (a, "io.entitle.entitlements", json_new_string (names));
+  if (*custom)
+    json_set (a, "io.entitle.custom", json_new_string (custom));
   json_set (a, "io.entitle.mechanisms", json_new_string (mechanisms (s, mech, sizeof (mech))));
 }
 

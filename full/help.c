@@ -63,6 +63,23 @@ static const struct shim_option_s json_options[] = {
 
 static const struct shim_option_s help_only[] = { HELP_OPTION, END_OPTIONS };
 
+static const struct shim_option_s why_options[] = {
+  { "--json", NULL, ARG_NONE, NULL, "print JSON" },
+  { "--since", NULL, ARG_TEXT, "DURATION", "only denials this recent: 90s, 10m, 1h, 2d" },
+  HELP_OPTION,
+  END_OPTIONS,
+};
+
+static const struct shim_option_s learn_options[] = {
+  BUNDLE_OPTION ("the bundle to run"),
+  { "--duration", NULL, ARG_TEXT, "SECONDS", "stop the container after this long (default 10)" },
+  { "--json", NULL, ARG_NONE, NULL, "print JSON" },
+  { "--write", NULL, ARG_NONE, NULL,
+    "put the proposal in the bundle's io.entitle.entitlements (atomically, as create writes config.json)" },
+  HELP_OPTION,
+  END_OPTIONS,
+};
+
 static const struct shim_option_s create_options[] = {
   BUNDLE_OPTION ("the bundle, as the runtime reads it"),
   CONFIG_OPTION ("crun's: the config that is rewritten and run, instead of DIR/config.json"),
@@ -118,13 +135,28 @@ static const struct shim_help_s commands[] = {
     "containers lose that layer until the next create that takes it installs entitle's again.  A hook "
     "locked with deny_reset (the admin configuration's \"lock\") refuses until a reboot.",
     help_only, false },
-  { "inspect", HELP_OWN, "PID", "debug: the seccomp filters a running process holds",
-    "Print the seccomp filters process PID holds (a container's: its pid in the runtime's state), the "
-    "oldest first, as the kernel has them: each classic filter disassembled, with the field of "
-    "seccomp_data each load reads, the architecture and the syscall each comparison names, and the "
-    "action of each return; where the kernel has eBPF seccomp, entitle's eBPF filter with its "
-    "decisions.  The process is stopped while its filters are read (ptrace), then let go.",
-    help_only, false },
+  { "why", HELP_OWN, "[ID] [--json] [--since DURATION]", "recent denials, the entitlement behind each and the one that would allow it",
+    "List the denials entitle's cgroup programs recorded on this host (or those of container ID, also for "
+    "two hours after it was deleted): when, which container, what was denied (socket family, destination, "
+    "port, sysctl), the entitlement whose rule denied it, and the entitlement that would allow it (or none). "
+    "The programs record at most 16 denials a minute per container, in one store of the last 8192 that "
+    "outlives the containers; the admin config's \"denials\": false turns recording off.  Seccomp denials "
+    "are not recorded on this host (the note says why).",
+    why_options, false },
+  { "learn", HELP_OWN, "-b DIR [--duration SECONDS] [--json] [--write]",
+    "run a bundle once and propose the narrowest entitlements it needs",
+    "Run the bundle's container through the runtime with its config as the engine gave it, with only "
+    "logging added: its allowed calls of the syscalls an entitlement may deny are passed to entitle's "
+    "seccomp listener, which lets them continue, and entitle-hook counts its sockets, destinations, "
+    "binds and sysctl writes.  Then print the narrowest rung of each ladder and the egress and bind "
+    "values that cover what it did, one line of evidence each, and what this kernel could not observe.",
+    learn_options, false },
+  { "inspect", HELP_OWN, "[--json] ID|PID", "what the kernel enforces on a container or process now",
+    "Read from the kernel, not config.json: the cgroup programs attached where the container's init (or "
+    "PID) runs, the policy entitle's programs keep for that cgroup, its capabilities and no_new_privs, and "
+    "its seccomp filters, read with ptrace (the process stops for the moment) and disassembled with "
+    "syscall names.",
+    json_options, false },
   { "version", HELP_OWN, "", "entitle's version, the catalogue's and the runtime's",
     "Print entitle's version, the catalogue version and the wrapped runtime's path, then the "
     "runtime's own --version.",

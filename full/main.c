@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "custom-check.h"
+#include "custom-progs.h"
 #include "runtime.h"
 #include "utils.h"
 
@@ -27,7 +29,9 @@ static const struct command
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
   { "checmate", shim_checmate, true, false },
-  { "inspect", shim_inspect, true, false },
+  { "why", shim_why, true, true },
+  { "inspect", shim_inspect, true, true },
+  { "learn", shim_learn, true, true },
   { "version", shim_version, false, false },
   /* dispatch runs these two first: neither needs the admin config (help
      reads it only to find the runtime, after printing entitle's part).  */
@@ -73,9 +77,19 @@ shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err)
 int
 shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err)
 {
-  int ret = entitle_config_open ((struct entitle_config_s *)s->ctx->config, s->args.entitle_config,
-                                 s->args.entitle_profile, err);
+  struct entitle_config_s *cfg = (struct entitle_config_s *)s->ctx->config;
+  int ret = entitle_config_open (cfg, s->args.entitle_config, s->args.entitle_profile, err);
 
+  /* Custom rows name syscalls, capabilities and BPF objects that only
+     the libraries entitle-full links can check (the front cannot).  */
+  if (ret == 0 && cfg->catalogue.n_custom)
+    {
+      ret = entitle_custom_check (&cfg->catalogue, err);
+      if (ret == 0)
+        ret = entitle_bpf_custom_check (&cfg->catalogue, err);
+      if (UNLIKELY (ret < 0) && !policy)
+        entitle_config_reset (cfg);
+    }
   /* Commands that apply no policy reach the runtime regardless, found as
      with no admin config (DESIGN §7: containers are never stranded).  */
   if (UNLIKELY (ret < 0) && !policy)

@@ -16,6 +16,7 @@
 #include "probe.h"
 #include "probe-cache.h"
 #include "bpf-plan.h"
+#include "hooks.h"
 #include "outcome.h"
 #include "utils.h"
 
@@ -50,6 +51,32 @@ shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_er
   return 0;
 }
 
+/* A custom row enforced by nothing but admin programs at seed interfaces
+   (Checmate, eBPF seccomp), which this host does not use (@probe NULL:
+   not probed, @reason why), cannot be enforced.  A row with another part
+   is enforced by that part, its seed programs skipped.  */
+static int
+check_seed_only (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, const struct entitle_probe_s *probe,
+                 const char *reason, entitle_error_t *err)
+{
+  size_t i;
+
+  for (i = 0; i < set->n; i++)
+    {
+      const struct entitle_entry_s *e = set->items[i].entry;
+      char what[256];
+      int ret;
+
+      if (e->n_progs == 0 || entitle_bpf_beyond_seed (e))
+        continue;
+      snprintf (what, sizeof (what), "entitlement `%s`", e->name);
+      ret = entitle_unenforceable (ctx->config, ctx->log, what, probe ? entitle_probe_seed_lacks (probe, e->progs[0].point) : reason, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  return 0;
+}
+
 int
 shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, const json_t *spec,
                 entitle_error_t *err)
@@ -60,25 +87,31 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
   entitle_error_t why = NULL;
   unsigned missing;
   char reason[256];
+  bool probed;
   int ret;
 
   /* Beyond what the programs hold is bad input, refused whatever
      on_unenforceable says (the hook would refuse it too, later).  */
   ret = entitle_bpf_plan (&plan, set, spec, err);
-  if (ret <= 0)
+  if (ret < 0 || (ret == 0 && !entitle_needs_bpf (set)))
     return ret;
-  if (shim_probe (ctx, &probe, &why) < 0)
+  probed = shim_probe (ctx, &probe, &why) == 0;
+  if (!probed)
     {
-      missing = plan.attach;
+      missing = plan.attach | plan.custom;
       snprintf (reason, sizeof (reason), "entitle-hook cannot probe this host: %s", why->msg);
       entitle_error_release (&why);
     }
   else
-    missing = entitle_probe_missing (&probe, plan.attach, reason, sizeof (reason));
-  if (missing == 0)
-    return 0;
-  names = entitle_bpf_quote (set, missing);
-  return entitle_unenforceable (ctx->config, ctx->log, names, reason, err);
+    missing = entitle_probe_missing (&probe, plan.attach | plan.custom, reason, sizeof (reason));
+  if (missing)
+    {
+      names = entitle_bpf_quote (set, missing);
+      ret = entitle_unenforceable (ctx->config, ctx->log, names, reason, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  return check_seed_only (ctx, set, probed ? &probe : NULL, reason, err);
 }
 
 /* entitle probe [--json]: always fresh, straight from the hook.  */

@@ -30,3 +30,16 @@ shim_capture (const char *runtime, char *const *argv, char **out, size_t *len, e
   /* The runtime's complaints are entitle's to judge, not the user's.  */
   return entitle_capture (runtime, argv, STDOUT_FILENO, out, len, err);
 }
+
+int
+shim_print_json (const json_t *doc, entitle_error_t *err)
+{
+  cleanup_free char *text = NULL;
+  size_t len;
+  int ret = json_generate (doc, &text, &len, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
+  fwrite (text, 1, len, stdout);
+  return 0;
+}

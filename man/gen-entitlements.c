@@ -231,7 +231,7 @@ int
 main (int argc, char **argv)
 {
   size_t n;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
   char line[4096];
   FILE *in;
 

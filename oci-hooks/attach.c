@@ -11,6 +11,7 @@
 #include "alone.h"
 #include "bpf-plan.h"
 #include "cgroup.h"
+#include "cgroup-record.h"
 #include "request.h"
 #include "file.h"
 #include "hook.h"
@@ -19,6 +20,7 @@
 #include "lsm.h"
 #include "probe.h"
 #include "outcome.h"
+#include "propose.h"
 #include "utils.h"
 
 /* createRuntime: the runtime has put the container's init in its final
@@ -184,7 +186,7 @@ attach_lsm (const struct entitle_policy *policy, int cgfd, entitle_error_t *err)
 }
 
 static int
-attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, const char *mnt, const char *dir,
+attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, const char *mnt, const char *dir,
                   entitle_error_t *err)
 {
   struct entitle_bpf_s b;
@@ -193,6 +195,15 @@ attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *pl
 
   if (cgfd < 0)
     return entitle_make_sys_error (err, "open `%s`", dir);
+  /* The programs' records name the cgroup by it (they may run where
+     another cgroup is current: packets, a cgroup made below).  */
+  plan->policy.cgroup = entitle_cgroup_id (cgfd);
+  if (plan->custom)
+    {
+      ret = hook_attach_custom (ctx, plan, cgfd, plan->policy.cgroup, err);
+      if (UNLIKELY (ret < 0) || plan->attach == 0)
+        return ret;
+    }
   ret = entitle_bpf_open (&b, true, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -201,20 +212,48 @@ attach_and_write (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *pl
      container's init waits for this hook meanwhile.  */
   ret = entitle_bpf_attach (&b, plan->attach, cgfd, err);
   if (ret == 0)
-    ret = entitle_bpf_install (&b, &plan->policy, entitle_cgroup_id (cgfd), err);
+    ret = entitle_bpf_install (&b, &plan->policy, plan->policy.cgroup, err);
   entitle_bpf_close (&b);
   if (ret == 0)
     ret = attach_lsm (&plan->policy, cgfd, err);
   /* Beside the cgroup programs: the Checmate layer where the kernel has
      it.  */
   if (ret == 0)
-    ret = hook_checmate (ctx, &plan->policy, entitle_cgroup_id (cgfd), mnt, err);
+    ret = hook_checmate (ctx, &plan->policy, plan->policy.cgroup, mnt, err);
   return ret;
 }
 
+/* Which container the cgroup is, for `entitle why` (lib/host/cgroup-record.h);
+   the records of gone cgroups are collected now and then (about one
+   create in 64, by the cgroup's id), not at poststop, which may not run.  */
+/* Which container the cgroup is, for `entitle why` (lib/host/cgroup-record.h).
+   Records of gone cgroups are collected now and then (about one create
+   in 64, by the cgroup's id), not at poststop, which may not run.  A
+   record that cannot be written costs `why` the container's name, not
+   the container: a warning.  */
+static void
+record_owner (struct entitle_ctx_s *ctx, const struct hook_state_s *st, uint64_t cgroup_id,
+              const char *entitlements)
+{
+  struct entitle_cgroup_record_s r = { .cgroup_id = cgroup_id,
+                                       .root = st->root,
+                                       .id = st->id,
+                                       .bundle = st->bundle,
+                                       .entitlements = entitlements };
+  entitle_error_t err = NULL;
+
+  if (entitle_cgroup_record_write (ctx->config->state_dir, &r, &err) < 0)
+    {
+      entitle_log_warning (ctx->log, "%s", err->msg);
+      entitle_error_release (&err);
+    }
+  if ((cgroup_id * 0x9e3779b97f4a7c15ull) >> 58 == 0)
+    entitle_cgroup_record_collect (ctx->config->state_dir);
+}
+
 static int
-enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct entitle_bpf_plan_s *plan,
-         entitle_error_t *err)
+enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_bpf_plan_s *plan,
+         const char *entitlements, entitle_error_t *err)
 {
   char mnt[256], dir[PATH_MAX], parent[PATH_MAX];
   int ret;
@@ -229,6 +268,8 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const struct 
   if (UNLIKELY (ret < 0))
     return ret;
   ret = attach_and_write (ctx, plan, mnt, dir, err);
+  if (ret == 0)
+    record_owner (ctx, st, plan->policy.cgroup, entitlements);
   /* The create fails: a cgroup made for it goes now, not at the next
      hook (the runtime runs no poststop for a container it never made).  */
   if (ret < 0 && parent[0])
@@ -265,7 +306,7 @@ leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final,
       entitle_error_release (&why);
       return 0;
     }
-  missing = entitle_probe_missing (&probe, plan->attach, reason, sizeof (reason));
+  missing = entitle_probe_missing (&probe, plan->attach | plan->custom, reason, sizeof (reason));
   if (missing == 0)
     return 0;
   names = entitle_bpf_quote (final, missing);
@@ -273,18 +314,33 @@ leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final,
   if (UNLIKELY (ret < 0))
     return ret;
   plan->attach &= ~missing;
+  plan->custom &= ~missing;
   return 0;
 }
 
 /* Errors end in the hook's main, which writes them to the runtime's log
    too.  */
+/* entitle learn's run: the engine's config as given, with the programs
+   that observe attached in counting mode (POL_LEARN) and nothing
+   enforced.  */
+static int
+learn (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err)
+{
+  struct entitle_bpf_plan_s plan = { .policy.flags = POL_LEARN, .attach = ENTITLE_LEARN_ATTACH };
+  return enforce (ctx, st, &plan, "", err);
+}
+
 int
 hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_bpf_plan_s plan;
-  cleanup_free char *names = NULL;
-  int ret = load_plan (ctx, st, &final, &plan, err);
+  cleanup_free char *names = NULL, *list = NULL;
+  int ret;
+
+  if (st->learn)
+    return learn (ctx, st, err);
+  ret = load_plan (ctx, st, &final, &plan, err);
 
   if (ret >= 0 && st->from_hooksd)
     {
@@ -295,12 +351,17 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
   if (ret <= 0)
     return ret;
   ret = leave_out_missing (ctx, &final, &plan, err);
-  if (UNLIKELY (ret < 0) || plan.attach == 0)
+  if (UNLIKELY (ret < 0) || (plan.attach | plan.custom) == 0)
     return ret;
-  ret = enforce (ctx, st, &plan, err);
+  /* The admin's choice (entitle.json(5) `denials`): off, the programs
+     write no record at all.  */
+  if (!ctx->config->denials_off)
+    plan.policy.flags |= POL_REPORT;
+  list = entitle_set_format (&final);
+  ret = enforce (ctx, st, &plan, list, err);
   /* A failure here is a failure, never a warning: only a mechanism the
      host lacks may be left out, and that was decided above.  */
-  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach)) != NULL && *names)
+  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach | plan.custom)) != NULL && *names)
     return entitle_error_wrap (err, "%s cannot be enforced here: cgroup BPF", names);
   return ret;
 }

@@ -20,6 +20,7 @@ struct hook_state_s
   const char *root;         /**< --root of the runtime, "" when not given */
   const char *profile;      /**< --profile: the profile create ran under, or NULL */
   bool from_hooksd;         /**< run from hooks.d (no stage given): entitle may not be the runtime */
+  bool learn;               /**< --learn: entitle learn's run, observed, not enforced */
   const char *sysctls;      /**< --sysctls: the config's linux.sysctl keys, comma-separated, or NULL */
   json_t *doc;              /**< the state on stdin */
   struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
@@ -28,6 +29,12 @@ struct hook_state_s
 int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err);
 int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
 int hook_probe (bool json, entitle_error_t *err);
+
+struct entitle_bpf_plan_s;
+/* The admin's programs of @plan's custom rows, to the cgroup @cgfd
+   (oci-hooks/custom.c).  */
+int hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, int cgfd, uint64_t cgroup_id,
+                        entitle_error_t *err);
 
 /* The probe of this boot: the cached one, else probed now and cached.  */
 int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);

@@ -10,7 +10,7 @@
 #include "hook.h"
 #include "utils.h"
 
-/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] [--profile NAME] [--sysctls KEYS] < state
+/* entitle-hook createRuntime|poststop [--root DIR] [--config FILE] [--profile NAME] [--sysctls KEYS] [--learn] < state
    entitle-hook [--root DIR] [--config FILE] < state   (stage from the state)
    entitle-hook probe [--json]
    The runtime passes the container's state on stdin (runtime-spec,
@@ -23,6 +23,7 @@ static int
 usage (void)
 {
   fputs ("usage: entitle-hook [createRuntime|poststop] [--root DIR] [--config FILE] [--profile NAME] [--sysctls KEYS]\n"
+         "                   [--learn]\n"
          "                   [--log FILE [--log-format text|json]] < STATE\n"
          "       entitle-hook probe [--json]\n",
          stderr);
@@ -116,8 +117,15 @@ parse_args (int argc, char **argv, struct hook_state_s *st, const char **cmd)
     *cmd = argv[i++];
   else if (argc > 1 && strncmp (argv[1], "--", 2) != 0)
     return false;
-  for (; i + 1 < argc; i += 2)
-    if (strcmp (argv[i], "--root") == 0)
+  for (; i < argc; i += 2)
+    if (strcmp (argv[i], "--learn") == 0)
+      {
+        st->learn = true; /* the one flag without a value */
+        i--;
+      }
+    else if (i + 1 == argc)
+      return false;
+    else if (strcmp (argv[i], "--root") == 0)
       st->root = argv[i + 1];
     else if (strcmp (argv[i], "--config") == 0)
       setenv ("ENTITLE_CONFIG", argv[i + 1], 1);

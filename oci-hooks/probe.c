@@ -30,7 +30,7 @@ print_landlock (int abi)
   size_t i, n;
 
   printf ("Landlock ABI: %d (", abi);
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     if (rows[i].fx & FX_LANDLOCK)
       {
@@ -49,7 +49,7 @@ print_paths (const struct entitle_probe_s *p)
   size_t i, n;
 
   printf ("paths (entitle prefers Checmate, eBPF seccomp, BPF LSM, cgroup BPF, seccomp, Landlock, in this order):\n");
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     {
       entitle_paths_format (&rows[i], p, line, sizeof (line));

@@ -120,7 +120,8 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
      admin config itself, where they need it.  */
   if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
       || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "checmate")
-      || is (c, "inspect"))
+      || is (c, "why")
+      || is (c, "inspect") || is (c, "learn"))
     return exec_full (argv, err);
   ret = entitle_config_open (cfg, a->entitle_config, a->entitle_profile, &cfg_err);
   if (UNLIKELY (ret < 0) && needs_config (c))
@@ -162,7 +163,9 @@ out:
 int
 main (int argc, char **argv)
 {
-  struct entitle_config_s cfg = { 0 };
+  /* The front resolves no entitlement: the admin's custom rows are
+     entitle-full's and the hook's to build (and check).  */
+  struct entitle_config_s cfg = { .lean = true };
   struct entitle_log_s log = { 0 };
   struct entitle_args_s a;
   entitle_error_t err = NULL;

@@ -3,8 +3,11 @@
    container's cgroup; the policy is the cgroup's local storage
    (bpf/progs/policy.h says why).  Returning 0 makes the kernel refuse the call
    with EPERM (sock_addr, sock_create, sysctl) or drop the packet (skb;
-   the sender then gets EPERM).  GPL: the kernel gives cgroup programs
-   some helpers only under a GPL-compatible licence.  */
+   the sender then gets EPERM).  Each program decides first, then notes a
+   denial (or, under entitle learn, a use) in the store, which never
+   changes the verdict; an allowed call pays one test of the flags for it.
+   GPL: the kernel gives cgroup programs some helpers only under a
+   GPL-compatible licence.  */
 
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -34,75 +37,224 @@
 
 char LICENSE[] SEC ("license") = "GPL";
 
+/* The store of records (bpf/progs/policy.h): shared by every container,
+   pinned by name, read by `entitle why` and `entitle learn`.  */
+struct
+{
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __type (key, __u32);
+  __type (value, struct entitle_event);
+  __uint (max_entries, ENTITLE_EVENTS);
+  __uint (pinning, LIBBPF_PIN_BY_NAME);
+} entitle_events SEC (".maps");
+
+struct
+{
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __type (key, __u32);
+  __type (value, struct entitle_store_head);
+  __uint (max_entries, 1);
+  __uint (pinning, LIBBPF_PIN_BY_NAME);
+} entitle_events_head SEC (".maps");
+
+#define MIX 0x9e3779b97f4a7c15ull
+
+/* What a use is, as a number that is never 0 (an empty slot).  */
+static __always_inline __u32
+use_hash (const struct entitle_event *ev)
+{
+  const __u64 *name = (const __u64 *)ev->name;
+  __u64 h = ((__u64)ev->hook << 48) ^ ((__u64)ev->family << 32) ^ ((__u64)ev->type << 16) ^ ev->port;
+
+  h = h * MIX ^ (((__u64)ev->addr[0] << 32) | ev->addr[1]);
+  h = h * MIX ^ (((__u64)ev->addr[2] << 32) | ev->addr[3]);
+  for (int i = 0; i < ENTITLE_SYSCTL_NAME / 8; i++)
+    h = h * MIX ^ name[i];
+  return (__u32)(h >> 32) | 1;
+}
+
+/* May the cgroup write @ev now?  A use already recorded is not again; a
+   record beyond the window's budget is only counted.  */
+static __always_inline int
+budget (struct entitle_budget *b, const struct entitle_event *ev, __u64 now)
+{
+  __u32 limit = ENTITLE_REPORT_BURST;
+
+  if (ev->rule == 0)
+    {
+      __u32 h = use_hash (ev), *seen = &b->seen[h % ENTITLE_LEARN_SEEN];
+
+      if (*seen == h)
+        return 0;
+      *seen = h;
+      limit = ENTITLE_LEARN_BURST;
+    }
+  if (now - b->window > ENTITLE_REPORT_WINDOW_NS)
+    {
+      b->window = now;
+      b->used = 0;
+    }
+  if (b->used >= limit)
+    {
+      __sync_fetch_and_add (&b->dropped, 1);
+      return 0;
+    }
+  __sync_fetch_and_add (&b->used, 1);
+  return 1;
+}
+
+/* Write @ev to the store when the policy asks for it (a denial under
+   POL_REPORT, a use under POL_LEARN) and the budget allows.  The slot's
+   sequence number is written last, so a reader never takes a half-written
+   record for a whole one.  */
+static __always_inline void
+note (struct entitle_policy *p, struct entitle_event *ev)
+{
+  __u64 now = bpf_ktime_get_boot_ns (), seq;
+  struct entitle_store_head *head;
+  struct entitle_event *slot;
+  __u32 zero = 0, idx;
+
+  if (!(p->flags & (ev->rule ? POL_REPORT : POL_LEARN)) || !budget (&p->budget, ev, now))
+    return;
+  head = bpf_map_lookup_elem (&entitle_events_head, &zero);
+  if (head == NULL)
+    return;
+  bpf_spin_lock (&head->lock);
+  seq = ++head->next;
+  bpf_spin_unlock (&head->lock);
+  idx = seq % ENTITLE_EVENTS;
+  slot = bpf_map_lookup_elem (&entitle_events, &idx);
+  if (slot == NULL)
+    return;
+  ev->seq = 0;
+  ev->time = now;
+  ev->cgroup = p->cgroup;
+  ev->dropped = p->budget.dropped;
+  p->budget.dropped = 0;
+  slot->seq = 0;
+  __builtin_memcpy (slot, ev, sizeof (*ev));
+  asm volatile("" ::
+                   : "memory");
+  slot->seq = seq;
+}
+
+/* A denial or use of an address (connect, sendmsg, bind, packets).  */
+static __always_inline void
+note_addr (struct entitle_policy *p, __u32 rule, __u32 hook, __u16 family, __u16 type, const __u32 *a,
+           __u16 port, __u32 info)
+{
+  struct entitle_event ev = { .rule = rule, .hook = hook, .family = family, .type = type, .port = port, .info = info };
+
+  __builtin_memcpy (ev.addr, a, sizeof (ev.addr));
+  note (p, &ev);
+}
+
+/* The rule that denies the socket @sk, or 0.  The kernel runs this hook
+   for inet and inet6 sockets only; seccomp and the dropped capabilities
+   stop the other families.  */
+static __always_inline __u32
+sock_denied (const struct entitle_policy *p, const struct bpf_sock *sk)
+{
+  if ((p->flags & POL_SOCK_UNIX_ONLY) && sk->family != AF_UNIX)
+    return POL_SOCK_UNIX_ONLY;
+  if ((p->flags & POL_SOCK_NO_RAW) && (sk->family == AF_INET || sk->family == AF_INET6) && sk->type == SOCK_RAW)
+    return POL_SOCK_NO_RAW;
+  return 0;
+}
+
 SEC ("cgroup/sock_create")
 int
 entitle_sock_create (struct bpf_sock *sk)
 {
   struct entitle_policy *p = policy ();
+  __u32 rule;
 
-  /* The kernel runs this hook for inet and inet6 sockets only; seccomp
-     and the dropped capabilities stop the other families.  */
-  if ((p->flags & POL_SOCK_UNIX_ONLY) && sk->family != AF_UNIX)
-    return 0;
-  if ((p->flags & POL_SOCK_NO_RAW) && (sk->family == AF_INET || sk->family == AF_INET6) && sk->type == SOCK_RAW)
-    return 0;
-  return 1;
+  if (!(p->flags & (POL_SOCK_UNIX_ONLY | POL_SOCK_NO_RAW | POL_LEARN)))
+    return 1;
+  rule = sock_denied (p, sk);
+  if (rule || (p->flags & POL_LEARN))
+    {
+      struct entitle_event ev = { .rule = rule, .hook = BPF_CGROUP_INET_SOCK_CREATE, .family = sk->family, .type = sk->type, .protocol = sk->protocol };
+      note (p, &ev);
+    }
+  return !rule;
+}
+
+/* The verdict on a destination (connect, sendmsg): a container without
+   an egress list (nor learn's counting) leaves at the first test.  */
+static __always_inline int
+connect_verdict (struct entitle_policy *p, __u32 hook, __u16 family, __u16 type, const __u32 *a, __u16 port)
+{
+  __u32 rule = POL_EGRESS;
+
+  if ((p->flags & POL_EGRESS) == 0
+      || (family == AF_INET ? egress_allowed (p, AF_INET, a, port) : egress6_allowed (p, a, port)))
+    rule = 0;
+  if (rule || (p->flags & POL_LEARN))
+    note_addr (p, rule, hook, family, type, a, port, 0);
+  return !rule;
 }
 
 static __always_inline int
-connect4 (struct bpf_sock_addr *ctx)
+connect4 (struct bpf_sock_addr *ctx, __u32 hook)
 {
   struct entitle_policy *p = policy ();
   __u32 a[4] = { ctx->user_ip4, 0, 0, 0 };
 
-  return !(p->flags & POL_EGRESS) || egress_allowed (p, AF_INET, a, bpf_ntohs ((__u16)ctx->user_port));
+  if (!(p->flags & (POL_EGRESS | POL_LEARN)))
+    return 1;
+  return connect_verdict (p, hook, AF_INET, ctx->type, a, bpf_ntohs ((__u16)ctx->user_port));
 }
 
 static __always_inline int
-connect6 (struct bpf_sock_addr *ctx)
+connect6 (struct bpf_sock_addr *ctx, __u32 hook)
 {
   struct entitle_policy *p = policy ();
   __u32 a[4] = { ctx->user_ip6[0], ctx->user_ip6[1], ctx->user_ip6[2], ctx->user_ip6[3] };
 
-  return !(p->flags & POL_EGRESS) || egress6_allowed (p, a, bpf_ntohs ((__u16)ctx->user_port));
+  if (!(p->flags & (POL_EGRESS | POL_LEARN)))
+    return 1;
+  return connect_verdict (p, hook, AF_INET6, ctx->type, a, bpf_ntohs ((__u16)ctx->user_port));
 }
 
 SEC ("cgroup/connect4")
 int
 entitle_connect4 (struct bpf_sock_addr *ctx)
 {
-  return connect4 (ctx);
+  return connect4 (ctx, BPF_CGROUP_INET4_CONNECT);
 }
 
 SEC ("cgroup/sendmsg4")
 int
 entitle_sendmsg4 (struct bpf_sock_addr *ctx)
 {
-  return connect4 (ctx);
+  return connect4 (ctx, BPF_CGROUP_UDP4_SENDMSG);
 }
 
 SEC ("cgroup/connect6")
 int
 entitle_connect6 (struct bpf_sock_addr *ctx)
 {
-  return connect6 (ctx);
+  return connect6 (ctx, BPF_CGROUP_INET6_CONNECT);
 }
 
 SEC ("cgroup/sendmsg6")
 int
 entitle_sendmsg6 (struct bpf_sock_addr *ctx)
 {
-  return connect6 (ctx);
+  return connect6 (ctx, BPF_CGROUP_UDP6_SENDMSG);
 }
 
 /* Map the port first (bind-map=80:8080 lands on 8080), then check the
    result against network.bind.  Port 0 asks the kernel to choose one:
    allowed here, and unreachable from outside (entitle_skb_ingress).  */
 static __always_inline int
-bind_check (struct bpf_sock_addr *ctx)
+bind_check (struct bpf_sock_addr *ctx, __u32 hook, __u16 family)
 {
   struct entitle_policy *p = policy ();
   __u16 port = bpf_ntohs ((__u16)ctx->user_port);
+  __u32 rule, a[4] = {};
 
   if (p->flags & POL_BIND_MAP)
     for (__u32 i = 0; i < ENTITLE_MAX_RANGES; i++)
@@ -112,39 +264,31 @@ bind_check (struct bpf_sock_addr *ctx)
           ctx->user_port = bpf_htons (port);
           break;
         }
-  if ((p->flags & POL_BIND) && port != 0 && !in_ranges (p->bind, p->n_bind, port))
-    return 0;
-  return 1;
+  rule = (p->flags & POL_BIND) && port != 0 && !in_ranges (p->bind, p->n_bind, port) ? POL_BIND : 0;
+  if (rule || (p->flags & POL_LEARN))
+    note_addr (p, rule, hook, family, ctx->type, a, port, 0);
+  return !rule;
 }
 
 SEC ("cgroup/bind4")
 int
 entitle_bind4 (struct bpf_sock_addr *ctx)
 {
-  return bind_check (ctx);
+  return bind_check (ctx, BPF_CGROUP_INET4_BIND, AF_INET);
 }
 
 SEC ("cgroup/bind6")
 int
 entitle_bind6 (struct bpf_sock_addr *ctx)
 {
-  return bind_check (ctx);
+  return bind_check (ctx, BPF_CGROUP_INET6_BIND, AF_INET6);
 }
 
 /* Writes are denied but to the keys the config's linux.sysctl sets: the
    runtime writes those after the createRuntime hook attached us.  */
-SEC ("cgroup/sysctl")
-int
-entitle_sysctl (struct bpf_sysctl *ctx)
+static __always_inline int
+sysctl_listed (const struct entitle_policy *p, const __u64 *name)
 {
-  struct entitle_policy *p = policy ();
-  __u64 name[ENTITLE_SYSCTL_NAME / 8] = {};
-
-  if (!ctx->write || !(p->flags & POL_SYSCTL_RO))
-    return 1;
-  /* A name longer than any key entitle stores is not one of them.  */
-  if (bpf_sysctl_get_name (ctx, (char *)name, sizeof (name), 0) < 0)
-    return 0;
   for (__u32 i = 0; i < ENTITLE_MAX_SYSCTLS; i++)
     {
       const __u64 *key = (const __u64 *)p->sysctl[i];
@@ -158,6 +302,25 @@ entitle_sysctl (struct bpf_sysctl *ctx)
         return 1;
     }
   return 0;
+}
+
+SEC ("cgroup/sysctl")
+int
+entitle_sysctl (struct bpf_sysctl *ctx)
+{
+  struct entitle_policy *p = policy ();
+  struct entitle_event ev = { .hook = BPF_CGROUP_SYSCTL };
+  int named;
+
+  if (!ctx->write || !(p->flags & (POL_SYSCTL_RO | POL_LEARN)))
+    return 1;
+  /* A name longer than any key entitle stores is not one of them (and
+     is recorded cut short).  */
+  named = bpf_sysctl_get_name (ctx, ev.name, sizeof (ev.name), 0) >= 0;
+  if ((p->flags & POL_SYSCTL_RO) && !(named && sysctl_listed (p, (const __u64 *)ev.name)))
+    ev.rule = POL_SYSCTL_RO;
+  note (p, &ev);
+  return !ev.rule;
 }
 
 /* What the skb programs need of a packet: its destination address (the
@@ -266,14 +429,20 @@ entitle_skb_egress (struct __sk_buff *skb)
 {
   struct entitle_policy *p = policy ();
   struct packet pk = {};
+  __u32 info = 0;
 
   if (!(p->flags & POL_EGRESS))
     return 1;
-  if (parse (skb, &pk) < 0 || pk.source_routed)
-    return 0;
-  if (pk.proto == IPPROTO_TCP && (pk.tcp_flags & (TCP_SYN | TCP_ACK)) != TCP_SYN)
+  if (parse (skb, &pk) < 0)
+    info = ENTITLE_EV_UNREADABLE;
+  else if (pk.source_routed)
+    info = ENTITLE_EV_SOURCE_ROUTED;
+  else if (pk.proto == IPPROTO_TCP && (pk.tcp_flags & (TCP_SYN | TCP_ACK)) != TCP_SYN)
     return 1;
-  return egress_allowed (p, pk.family, pk.addr, pk.port);
+  else if (egress_allowed (p, pk.family, pk.addr, pk.port))
+    return 1;
+  note_addr (p, POL_EGRESS, BPF_CGROUP_INET_EGRESS, pk.family, pk.proto, pk.addr, pk.port, info);
+  return 0;
 }
 
 /* Does @pk open a contact with the container: a TCP segment that is a
@@ -308,15 +477,26 @@ entitle_skb_ingress (struct __sk_buff *skb)
 {
   struct entitle_policy *p = policy ();
   struct packet pk = {};
+  __u32 rule = 0, info = 0;
 
   if (!(p->flags & (POL_BIND | POL_INGRESS)))
     return 1;
   /* A packet it cannot read: an unlisted source, as far as it knows.  */
   if (parse (skb, &pk) < 0)
-    return !(p->flags & POL_INGRESS);
-  if (!new_contact (skb, &pk))
+    {
+      if (!(p->flags & POL_INGRESS))
+        return 1;
+      rule = POL_INGRESS;
+      info = ENTITLE_EV_UNREADABLE;
+    }
+  else if (!new_contact (skb, &pk))
     return 1;
-  if ((p->flags & POL_BIND) && !in_ranges (p->bind, p->n_bind, pk.port))
-    return 0;
-  return !(p->flags & POL_INGRESS) || listed (p->ingress, p->n_ingress, pk.family, pk.src, pk.port);
+  else if ((p->flags & POL_BIND) && !in_ranges (p->bind, p->n_bind, pk.port))
+    rule = POL_BIND;
+  else if ((p->flags & POL_INGRESS) && !listed (p->ingress, p->n_ingress, pk.family, pk.src, pk.port))
+    rule = POL_INGRESS;
+  else
+    return 1;
+  note_addr (p, rule, BPF_CGROUP_INET_INGRESS, pk.family, pk.proto, pk.src, pk.port, info);
+  return 0;
 }

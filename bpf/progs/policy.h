@@ -22,6 +22,7 @@
 
 /* The LSM programs take the kernel's types from vmlinux.h instead.  */
 #ifndef __VMLINUX_H__
+#include <linux/bpf.h>
 #include <linux/types.h>
 #endif
 
@@ -45,6 +46,13 @@
    cannot read), no mount (BPF LSM sb_mount, beside seccomp's denial), no
    signal to a task outside the container's cgroup (BPF LSM task_kill).  */
 #define POL_CONFINED (1u << 7)
+/* Every rule bit above (a unit test checks that a row carries each).  */
+#define POL_RULES                                                                              \
+  (POL_SOCK_UNIX_ONLY | POL_SOCK_NO_RAW | POL_EGRESS | POL_BIND | POL_BIND_MAP | POL_SYSCTL_RO \
+   | POL_INGRESS | POL_CONFINED)
+/* Not rules: what the programs write to the store.  */
+#define POL_REPORT (1u << 8) /* a record of each denial (the admin config's `denials`) */
+#define POL_LEARN  (1u << 9) /* entitle learn: a record of each distinct use, once */
 
 struct entitle_range
 {
@@ -65,6 +73,24 @@ struct entitle_cidr
   __u16 pad;
 };
 
+/* The records one cgroup may write: ENTITLE_REPORT_BURST denials (or
+   ENTITLE_LEARN_BURST uses under entitle learn) per window; beyond that
+   they are only counted, and the count rides on the cgroup's next record.
+   A tight loop of denials thus cannot flood the store that every
+   container shares.  Updated by the programs without a lock: a race lets
+   a record more through, never fewer.  */
+#define ENTITLE_REPORT_BURST     16
+#define ENTITLE_LEARN_BURST      512
+#define ENTITLE_REPORT_WINDOW_NS (60ull * 1000000000ull)
+#define ENTITLE_LEARN_SEEN       32 /* uses remembered, so that a loop is recorded once */
+
+struct entitle_budget
+{
+  __u64 window; /* CLOCK_BOOTTIME ns when the window began */
+  __u32 used, dropped;
+  __u32 seen[ENTITLE_LEARN_SEEN]; /* hashes of uses recorded (entitle learn) */
+};
+
 struct entitle_policy
 {
   __u32 flags;
@@ -74,6 +100,46 @@ struct entitle_policy
   struct entitle_cidr egress[ENTITLE_MAX_EGRESS];
   struct entitle_cidr ingress[ENTITLE_MAX_INGRESS];
   char sysctl[ENTITLE_MAX_SYSCTLS][ENTITLE_SYSCTL_NAME];
+  __u64 cgroup;                 /* the id of the cgroup this is the storage of, for records */
+  struct entitle_budget budget; /* the programs', zero when written */
+};
+
+/* The store of denials: one array that every container's programs write
+   to, in turn (a ring: the newest record replaces the oldest), pinned
+   beside the programs, so that it outlives the containers and needs no
+   daemon: `entitle why` reads it, and maps each cgroup id to its
+   container through the record entitle-hook keeps in state_dir.  At the
+   burst above, ENTITLE_EVENTS records hold at least an hour of
+   ENTITLE_EVENTS / 16 / 60 (8) containers denying without pause; a quiet
+   host keeps them much longer.  */
+#define ENTITLE_EVENTS 8192
+
+#define ENTITLE_EV_SOURCE_ROUTED (1u << 0) /* a packet that picks its own route */
+#define ENTITLE_EV_UNREADABLE    (1u << 1) /* a packet the program could not parse */
+
+struct entitle_event
+{
+  __u64 seq;                      /* 1 + the number of records before it; 0 while written */
+  __u64 time;                     /* CLOCK_BOOTTIME ns */
+  __u64 cgroup;                   /* the container's cgroup (its policy's) */
+  __u32 rule;                     /* the POL_* bit that denied it; 0: a use entitle learn records */
+  __u32 dropped;                  /* this cgroup's records the budget dropped just before this one */
+  __u32 hook;                     /* the program's attach type (enum bpf_attach_type) */
+  __u32 info;                     /* ENTITLE_EV_* */
+  __u16 family;                   /* AF_INET, AF_INET6, ... */
+  __u16 type;                     /* socket type (sock_create, connect, bind, sendmsg), IP protocol (packets) */
+  __u16 port;                     /* host order: the peer's (connect, sendmsg, packets out), the container's (bind, packets in) */
+  __u16 protocol;                 /* socket protocol (sock_create) */
+  __u32 addr[4];                  /* network order: the peer's address (the source of a packet in) */
+  char name[ENTITLE_SYSCTL_NAME]; /* the sysctl written, "net/ipv4/ip_forward" */
+};
+
+/* The store's next sequence number, taken under its lock.  */
+struct entitle_store_head
+{
+  struct bpf_spin_lock lock;
+  __u32 pad;
+  __u64 next;
 };
 
 /* The seed layers (DESIGN §4): what Checmate's global hooks and the eBPF

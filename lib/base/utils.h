@@ -55,6 +55,16 @@ cleanup_strvp (char ***v)
 #define cleanup_dir   __attribute__ ((cleanup (cleanup_dirp)))
 #define cleanup_strv  __attribute__ ((cleanup (cleanup_strvp)))
 
+/* strdup, or abort: out of memory is not an error entitle reports.  */
+static inline char *
+entitle_xstrdup (const char *s)
+{
+  char *d = strdup (s);
+  if (d == NULL)
+    abort ();
+  return d;
+}
+
 /* Is @s in the NULL-terminated @v (which may be NULL)?  */
 static inline bool
 entitle_strv_has (char *const *v, const char *s)

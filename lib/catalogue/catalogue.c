@@ -143,17 +143,32 @@ compare_name (const char *name, size_t len, const char *row)
   return c;
 }
 
-const struct entitle_entry_s *
-entitle_catalogue_find (const char *name, size_t len)
+/* The rows of @cat: the built-in table itself when it adds none, so that
+   a call without custom rows searches exactly what it always did.  */
+static const struct entitle_entry_s *
+rows_of (const struct entitle_catalogue_s *cat, size_t *n)
 {
-  size_t lo = 0, hi = sizeof (catalogue) / sizeof (catalogue[0]);
+  if (cat && cat->rows)
+    {
+      *n = cat->n;
+      return cat->rows;
+    }
+  *n = sizeof (catalogue) / sizeof (catalogue[0]);
+  return catalogue;
+}
+
+const struct entitle_entry_s *
+entitle_catalogue_find (const struct entitle_catalogue_s *cat, const char *name, size_t len)
+{
+  size_t lo = 0, hi;
+  const struct entitle_entry_s *rows = rows_of (cat, &hi);
 
   while (lo < hi)
     {
       size_t mid = (lo + hi) / 2;
-      int c = compare_name (name, len, catalogue[mid].name);
+      int c = compare_name (name, len, rows[mid].name);
       if (c == 0)
-        return &catalogue[mid];
+        return &rows[mid];
       if (c < 0)
         hi = mid;
       else
@@ -196,36 +211,61 @@ edit_distance (const char *a, size_t alen, const char *b)
 }
 
 const struct entitle_entry_s *
-entitle_catalogue_closest (const char *name, size_t len)
+entitle_catalogue_closest (const struct entitle_catalogue_s *cat, const char *name, size_t len)
 {
-  const struct entitle_entry_s *best = NULL;
+  const struct entitle_entry_s *best = NULL, *rows;
   /* Two mistakes, or one in five letters of a longer name
      (`security.confinement`); the rows are three or more apart.  */
-  size_t i, d, best_d = len < 10 ? 2 : len / 5;
+  size_t i, n, d, best_d = len < 10 ? 2 : len / 5;
 
   if (len > CLOSEST_MAX)
     return NULL;
-  for (i = 0; i < sizeof (catalogue) / sizeof (catalogue[0]); i++)
-    if ((d = edit_distance (name, len, catalogue[i].name)) <= best_d && (best == NULL || d < best_d))
+  rows = rows_of (cat, &n);
+  for (i = 0; i < n; i++)
+    if ((d = edit_distance (name, len, rows[i].name)) <= best_d && (best == NULL || d < best_d))
       {
-        best = &catalogue[i];
+        best = &rows[i];
         best_d = d;
       }
   return best;
 }
 
 const struct entitle_entry_s *
-entitle_catalogue_rows (size_t *n)
+entitle_catalogue_rows (const struct entitle_catalogue_s *cat, size_t *n)
 {
-  *n = sizeof (catalogue) / sizeof (catalogue[0]);
-  return catalogue;
+  return rows_of (cat, n);
+}
+
+void
+entitle_catalogue_free (struct entitle_catalogue_s *cat)
+{
+  size_t i;
+
+  for (i = 0; i < cat->n_owned; i++)
+    free (cat->owned[i]);
+  free (cat->owned);
+  free (cat->rows);
+  memset (cat, 0, sizeof (*cat));
+}
+
+bool
+entitle_catalogue_builtin_domain (const char *name, size_t len)
+{
+  size_t i, first = strcspn (name, ".");
+
+  if (first > len)
+    first = len;
+  for (i = 0; i < sizeof (catalogue) / sizeof (catalogue[0]); i++)
+    if (strncmp (catalogue[i].name, name, first) == 0 && catalogue[i].name[first] == '.')
+      return true;
+  return false;
 }
 
 bool
 entitle_entry_bpf_only (const struct entitle_entry_s *e)
 {
   return e->cap_add == NULL && e->cap_drop == NULL && e->cap_keep == NULL && e->sys_deny == NULL
-         && e->sys_allow == NULL && e->fx == 0;
+         && e->sys_allow == NULL && e->fx == 0 && e->n_sys_rules == 0 && e->masked == NULL && e->readonly == NULL;
 }
 
 const char *

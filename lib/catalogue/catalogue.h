@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include "attach.h"
 #include "error.h"
 #include "values.h"
 
@@ -57,6 +59,48 @@ struct entitle_request_s;
 typedef int (*entitle_bpf_fill_fn) (struct entitle_policy *policy, const struct entitle_request_s *req,
                                     entitle_error_t *err);
 
+/* One seccomp rule of a custom row (entitle.json(5)) that the plain
+   lists cannot say: argument conditions (ANDed, on distinct argument
+   indexes, so that runc and crun read them alike), an action other than
+   EPERM.  A rule without either is a name in sys_deny or sys_allow.  */
+#define ENTITLE_SYS_RULE_ARGS 6
+
+struct entitle_sys_arg_s
+{
+  unsigned index;
+  const char *op; /**< "SCMP_CMP_EQ", ... as the OCI spec names it */
+  uint64_t value, value_two;
+};
+
+struct entitle_sys_rule_s
+{
+  const char *const *names;
+  const char *action; /**< SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_LOG or SCMP_ACT_ALLOW */
+  unsigned errno_ret; /**< for SCMP_ACT_ERRNO */
+  unsigned n_args;
+  struct entitle_sys_arg_s args[ENTITLE_SYS_RULE_ARGS];
+};
+
+/* Where an admin's program attaches besides the cgroup points of
+   attach.c: the seed interfaces (DESIGN §4), used only where the probe
+   finds them.  */
+enum
+{
+  ENTITLE_POINT_SECCOMP = ATTACH_COUNT, /**< SECCOMP_MODE_FILTER_EXTENDED */
+  ENTITLE_POINT_CHECMATE,               /**< PR_CHECMATE, one hook */
+};
+
+/* A BPF program of a custom row, checked when the admin config is loaded
+   (bpf/custom-progs.c) and attached by entitle-hook beside entitle's own.  */
+struct entitle_prog_s
+{
+  const char *object;  /**< the ELF object (written relative to the admin config's directory) */
+  const char *program; /**< the program's name in it */
+  const char *attach;  /**< as written: "connect4", "seccomp", "checmate/socket_connect" */
+  int point;           /**< enum entitle_attach_point, or ENTITLE_POINT_* */
+  int hook;            /**< for ENTITLE_POINT_CHECMATE: the seed's enum checmate_hook */
+};
+
 /* One entitlement: everything about it is here, and everything else (the
    resolver, the compiler, the BPF plan, explain, entitlements(7), the
    tests' coverage lists) is derived from the rows.  A unit test checks
@@ -83,10 +127,38 @@ struct entitle_entry_s
   const char *const *limits;      /**< what its promise does not cover, a sentence each */
   const char *note;               /**< more about it for people (entitlements(7), explain), or NULL */
   const char *summary;
+
+  /* What only custom rows (the admin's, lib/model/custom.c) say so far.  */
+  const struct entitle_sys_rule_s *sys_rules; /**< seccomp rules with conditions or another action */
+  size_t n_sys_rules;
+  const char *const *masked;          /**< paths masked */
+  const char *const *readonly;        /**< paths made read-only */
+  const char *const *implies;         /**< built-in modifiers with their values ("network.egress=10.0.0.0/8"),
+                                           asked for with it by the same source */
+  const struct entitle_prog_s *progs; /**< the admin's BPF programs */
+  size_t n_progs;
+  const uint64_t *data; /**< the words the programs find in their entitle_data map */
+  size_t n_data;
+  const char *custom; /**< the admin config that defines it, or NULL for a built-in row */
+  const char *digest; /**< of its definition there (the admin config versions it) */
 };
 
-/** The row named @name (without any `=VALUE`), or NULL. */
-const struct entitle_entry_s *entitle_catalogue_find (const char *name, size_t len);
+/* The rows one call knows: the built-in ones, and the admin config's
+   custom ones (lib/model/custom.c) merged in.  NULL everywhere means the
+   built-in table alone, which is searched as it is.  */
+struct entitle_catalogue_s
+{
+  struct entitle_entry_s *rows; /**< built-in and custom, sorted by name */
+  size_t n;
+  size_t n_custom;
+  void **owned; /**< what the custom rows point to */
+  size_t n_owned;
+};
+
+/** The row named @name (without any `=VALUE`) in @cat (NULL: the built-in
+    rows), or NULL. */
+const struct entitle_entry_s *entitle_catalogue_find (const struct entitle_catalogue_s *cat, const char *name,
+                                                      size_t len);
 
 /**
  * The row whose name is closest to @name (@len bytes, without any
@@ -94,10 +166,19 @@ const struct entitle_entry_s *entitle_catalogue_find (const char *name, size_t l
  * extra, missing, wrong or swapped letter), else NULL.  For the error path
  * only.
  */
-const struct entitle_entry_s *entitle_catalogue_closest (const char *name, size_t len);
+const struct entitle_entry_s *entitle_catalogue_closest (const struct entitle_catalogue_s *cat, const char *name,
+                                                         size_t len);
 
-/** All rows, sorted by name; @n receives the count. */
-const struct entitle_entry_s *entitle_catalogue_rows (size_t *n);
+/** All rows of @cat (NULL: the built-in ones), sorted by name; @n
+    receives the count. */
+const struct entitle_entry_s *entitle_catalogue_rows (const struct entitle_catalogue_s *cat, size_t *n);
+
+/** Free what @cat holds (the built-in rows are never freed).  */
+void entitle_catalogue_free (struct entitle_catalogue_s *cat);
+
+/** Is @name's first component the domain of a built-in row ("network",
+    "host", ...)?  No custom entitlement may live there.  */
+bool entitle_catalogue_builtin_domain (const char *name, size_t len);
 
 /** Is all @e does done by the cgroup programs (no capability, seccomp,
     namespace, path or device effect)?  entitle-hook alone, from hooks.d,

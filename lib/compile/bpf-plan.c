@@ -22,6 +22,23 @@ entitle_bpf_needed (const struct entitle_set_s *set)
   return attach;
 }
 
+unsigned
+entitle_bpf_custom_points (const struct entitle_entry_s *e)
+{
+  unsigned points = 0;
+  size_t i;
+  for (i = 0; i < e->n_progs; i++)
+    if (e->progs[i].point < ATTACH_COUNT)
+      points |= ATTACH_BIT (e->progs[i].point);
+  return points;
+}
+
+bool
+entitle_bpf_beyond_seed (const struct entitle_entry_s *e)
+{
+  return !entitle_entry_bpf_only (e) || e->attach || e->implies || entitle_bpf_custom_points (e);
+}
+
 bool
 entitle_bpf_reads_sysctls (const struct entitle_set_s *set)
 {
@@ -45,7 +62,7 @@ entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach)
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_request_s *r = &set->items[i];
-      if ((r->entry->attach & attach) == 0)
+      if (((r->entry->attach | entitle_bpf_custom_points (r->entry)) & attach) == 0)
         continue;
       strcat (out, *out ? ", `" : "`");
       strcat (out, r->entry->name);
@@ -92,11 +109,13 @@ entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *s
   int ret;
 
   memset (plan, 0, sizeof (*plan));
+  plan->set = set;
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_request_s *r = &set->items[i];
       plan->policy.flags |= r->entry->policy;
       plan->attach |= r->entry->attach;
+      plan->custom |= entitle_bpf_custom_points (r->entry);
       ret = r->entry->fill && r->value ? r->entry->fill (&plan->policy, r, err) : 0;
       if (UNLIKELY (ret < 0))
         return ret;
@@ -107,5 +126,5 @@ entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *s
       if (UNLIKELY (ret < 0))
         return ret;
     }
-  return plan->attach != 0;
+  return plan->attach != 0 || plan->custom != 0;
 }

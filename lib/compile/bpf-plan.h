@@ -16,8 +16,10 @@
 
 struct entitle_bpf_plan_s
 {
-  struct entitle_policy policy; /**< the cgroup's storage value */
-  unsigned attach;              /**< the programs to attach (ATTACH_BIT mask) */
+  struct entitle_policy policy;    /**< the cgroup's storage value */
+  unsigned attach;                 /**< the programs to attach (ATTACH_BIT mask) */
+  unsigned custom;                 /**< the cgroup points of the admin's programs to attach */
+  const struct entitle_set_s *set; /**< the set planned for (its custom rows hold those programs) */
 };
 
 /**
@@ -38,6 +40,14 @@ char *entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach);
 
 /** The programs @set needs (ATTACH_BIT mask).  */
 unsigned entitle_bpf_needed (const struct entitle_set_s *set);
+
+/** The cgroup points the admin's programs of @e attach at (ATTACH_BIT
+    mask); its seed interface programs are not counted.  */
+unsigned entitle_bpf_custom_points (const struct entitle_entry_s *e);
+
+/** Has @e a part that is not an admin program at a seed interface
+    (Checmate, eBPF seccomp), which this host may lack?  */
+bool entitle_bpf_beyond_seed (const struct entitle_entry_s *e);
 
 /** Does the plan of @set read the config's linux.sysctl keys (the sysctl
     program lets the runtime write those)?  */

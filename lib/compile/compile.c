@@ -24,6 +24,8 @@ struct effects
   char **cap_keep; /**< the intersection of the rows' upper bounds, or NULL: none */
   size_t n_keep;
   unsigned fx;
+  const struct entitle_sys_rule_s **rules; /**< custom rows' seccomp rules, NULL-terminated */
+  size_t n_rules;
 };
 
 static void
@@ -88,6 +90,7 @@ effects_free (struct effects *e)
   cleanup_strvp (&e->cap_keep);
   cleanup_strvp (&e->sys_deny);
   cleanup_strvp (&e->sys_allow);
+  free (e->rules);
 }
 #define cleanup_effects __attribute__ ((cleanup (effects_free)))
 
@@ -119,6 +122,26 @@ keep_also (struct effects *e, const char *const *keep)
     }
 }
 
+/* A row's own seccomp rules, once however many values it has.  */
+static void
+rules_add (struct effects *e, const struct entitle_entry_s *r)
+{
+  size_t i, k;
+
+  for (i = 0; i < r->n_sys_rules; i++)
+    {
+      for (k = 0; k < e->n_rules && e->rules[k] != &r->sys_rules[i]; k++)
+        ;
+      if (k < e->n_rules)
+        continue;
+      e->rules = realloc (e->rules, (e->n_rules + 2) * sizeof (*e->rules));
+      if (e->rules == NULL)
+        abort ();
+      e->rules[e->n_rules++] = &r->sys_rules[i];
+      e->rules[e->n_rules] = NULL;
+    }
+}
+
 static void
 effects_of (const struct entitle_set_s *set, struct effects *e)
 {
@@ -133,6 +156,7 @@ effects_of (const struct entitle_set_s *set, struct effects *e)
       if (r->cap_keep)
         keep_also (e, r->cap_keep);
       e->fx |= r->fx;
+      rules_add (e, r);
     }
 }
 
@@ -265,6 +289,7 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   entitle_strset_free (&a.seen);
   plan->deny = *deny;
   plan->allow = *allow;
+  plan->rules = e->rules;
   plan->fx = e->fx & FX_SECCOMP;
   plan->clone_no_ns = removes (e, "CAP_SYS_ADMIN");
   plan->clone_ns = !plan->clone_no_ns && entitle_strv_has (e->cap_add, "CAP_SYS_ADMIN")
@@ -295,12 +320,35 @@ apply_seccomp (struct entitle_ctx_s *ctx, json_t *spec, const struct effects *e,
   return 0;
 }
 
+/* "NAME@DIGEST,..." of the custom rows of @set, or NULL without one.  */
+static char *
+custom_record (const struct entitle_set_s *set)
+{
+  char *out = NULL;
+  size_t i, len = 0;
+
+  for (i = 0; i < set->n; i++)
+    {
+      const struct entitle_entry_s *r = set->items[i].entry;
+      char *more;
+
+      if (r->custom == NULL || (i > 0 && set->items[i - 1].entry == r))
+        continue;
+      more = realloc (out, len + strlen (r->name) + strlen (r->digest) + 3);
+      if (more == NULL)
+        abort ();
+      out = more;
+      len += (size_t)sprintf (out + len, "%s%s@%s", len ? "," : "", r->name, r->digest);
+    }
+  return out;
+}
+
 int
 entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_set_s *set,
                  struct entitle_outcome_s *out, entitle_error_t *err)
 {
   cleanup_effects struct effects e = { 0 };
-  cleanup_free char *applied = NULL;
+  cleanup_free char *applied = NULL, *custom = NULL;
   json_t *linux_, *annotations;
   int ret;
 
@@ -330,5 +378,9 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   applied = entitle_set_format (set);
   json_set (annotations, ENTITLE_ANNOTATION_APPLIED, json_new_string (applied));
   json_set (annotations, ENTITLE_ANNOTATION_VERSION, json_new_string (PACKAGE_VERSION));
+  if ((custom = custom_record (set)) != NULL)
+    json_set (annotations, ENTITLE_ANNOTATION_CUSTOM, json_new_string (custom));
+  else
+    json_del (annotations, ENTITLE_ANNOTATION_CUSTOM);
   return 0;
 }

@@ -17,7 +17,7 @@ entitle_needs_bpf (const struct entitle_set_s *set)
 {
   size_t i;
   for (i = 0; i < set->n; i++)
-    if (set->items[i].entry->attach)
+    if (set->items[i].entry->attach || set->items[i].entry->n_progs)
       return true;
   return false;
 }

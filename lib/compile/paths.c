@@ -54,7 +54,7 @@ check_no_mount_ns (const struct entitle_set_s *set, entitle_error_t *err)
 
       if (r->policy & POL_SYSCTL_RO)
         need &= ~FX_PROC_SYS_RO;
-      if (need)
+      if (need || r->masked || r->readonly)
         return entitle_make_error (err, EINVAL,
                                    "entitlement `%s` cannot be enforced on this config: it masks or makes read-only paths, which needs a mount namespace, and the config has none",
                                    r->name);
@@ -93,6 +93,15 @@ entitle_paths_apply (json_t *linux_, const struct entitle_set_s *set, entitle_er
     {
       add_path (linux_, "readonlyPaths", "/sys");
       add_path (linux_, "maskedPaths", "/proc/kcore");
+    }
+  /* A custom row's own paths (after the clearing above: they are
+     restrictions the admin chose).  */
+  for (i = 0; i < set->n; i++)
+    {
+      for (const char *const *p = set->items[i].entry->masked; p && *p; p++)
+        add_path (linux_, "maskedPaths", *p);
+      for (const char *const *p = set->items[i].entry->readonly; p && *p; p++)
+        add_path (linux_, "readonlyPaths", *p);
     }
   return 0;
 }

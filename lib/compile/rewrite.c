@@ -41,7 +41,7 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *
   /* What was recorded in io.entitle.applied is never read: a bundle
      rewritten before is compiled again (the compiler is idempotent), and
      its record written anew.  */
-  ret = entitle_requested (spec, &requested, err);
+  ret = entitle_requested (&ctx->config->catalogue, spec, &requested, err);
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_resolve (ctx->config, &requested, final, err);

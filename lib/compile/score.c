@@ -314,15 +314,20 @@ suggest (const json_t *spec, const struct check_s *c, const struct entitle_set_s
     return;
   if (c->run == check_caps)
     held_caps (spec, c->arg, held, sizeof (held));
-  rows = entitle_catalogue_rows (&n);
-  for (i = 0; i < n && i < 64; i++)
+  /* What was applied, custom rows included (the set is sorted: a row
+     with several values comes once); what to ask for, of the catalogue.  */
+  for (i = 0; applied && i < applied->n && nd < 64; i++)
     {
-      bool has = applied && entitle_set_has (applied, rows[i].name);
-      if (has && ((c->run == check_caps && row_caps (&rows[i], held, true, false)) || (rows[i].fx & c->cause)))
-        drop[nd++] = &rows[i];
-      else if (!has && fixes (c, held, &rows[i]) && !contradicts (applied, &rows[i]))
-        ask[na++] = &rows[i];
+      const struct entitle_entry_s *r = applied->items[i].entry;
+      if ((nd == 0 || drop[nd - 1] != r)
+          && ((c->run == check_caps && row_caps (r, held, true, false)) || (r->fx & c->cause)))
+        drop[nd++] = r;
     }
+  rows = entitle_catalogue_rows (NULL, &n);
+  for (i = 0; i < n && na < 64; i++)
+    if (!(applied && entitle_set_has (applied, rows[i].name)) && fixes (c, held, &rows[i])
+        && !contradicts (applied, &rows[i]))
+      ask[na++] = &rows[i];
   append_names (item->fix, sizeof (item->fix), "drop ", drop, nd);
   if (na)
     append_names (item->fix, sizeof (item->fix), nd ? "; ask for " : "ask for ", ask, na);

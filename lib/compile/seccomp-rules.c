@@ -12,8 +12,9 @@
 #include "strset.h"
 #include "utils.h"
 
-/* One argument condition, and a rule as an AND of up to two of them on
-   distinct indexes: the form both runc and crun read the same way.  */
+/* One argument condition, and a rule as an AND of them on distinct
+   indexes: the form both runc and crun read the same way (entitle's own
+   rules need two at most; a custom row's may have one per argument).  */
 struct cond
 {
   unsigned index;
@@ -24,7 +25,7 @@ struct cond
 struct rule
 {
   unsigned n;
-  struct cond c[2];
+  struct cond c[ENTITLE_SYS_RULE_ARGS];
 };
 
 /* A syscall allowed only under conditions.  `allow` is used under a
@@ -39,6 +40,7 @@ struct restriction
   size_t nallow;
   const struct rule *deny;
   size_t ndeny;
+  const char *action; /**< what a denied call gets: NULL is SCMP_ACT_ERRNO (a custom rule's may differ) */
 };
 
 #define EQ(i, v)           \
@@ -134,20 +136,20 @@ static const struct rule clone_ns[] = { NS_FLAG (CLONE_NEWNS), NS_FLAG (CLONE_NE
 static const struct restriction restrictions[] = {
   /* socketcall multiplexes socket() on 32-bit x86: it would bypass any
      rule on socket's arguments.  */
-  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix) },
-  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix) },
-  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0 },
-  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied) },
-  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0 },
-  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev) },
-  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev) },
-  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux) },
+  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL },
+  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL },
+  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0, NULL },
+  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied), NULL },
+  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0, NULL },
+  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev), NULL },
+  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev), NULL },
+  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux), NULL },
 };
 
 /* glibc falls back from clone3 to clone on ENOSYS only.  */
 static const struct restriction clone_restrictions[] = {
-  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns) },
-  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0 },
+  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns), NULL },
+  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0, NULL },
 };
 
 bool
@@ -361,6 +363,47 @@ drop:
   return NULL;
 }
 
+static const char *
+action_of (const struct restriction *r)
+{
+  return r->action ? r->action : "SCMP_ACT_ERRNO";
+}
+
+/* Does the default action of @seccomp give a call what @r gives it?  */
+static bool
+default_gives (const json_t *seccomp, const struct restriction *r)
+{
+  const char *d = json_string (json_get (seccomp, "defaultAction"));
+
+  return d && strcmp (d, action_of (r)) == 0 && (strcmp (d, "SCMP_ACT_ERRNO") != 0 || default_errno (seccomp) == r->errno_ret);
+}
+
+static json_t *
+rule_args (const struct rule *b)
+{
+  json_t *args = json_new (JSON_ARRAY);
+  unsigned i;
+
+  for (i = 0; i < b->n; i++)
+    json_push (args, cond_json (&b->c[i]));
+  return args;
+}
+
+/* The rules that give a call @r's action: one without arguments, or one
+   per deny rule.  */
+static void
+add_denials (json_t *seccomp, const struct restriction *r)
+{
+  const char *action = action_of (r);
+  unsigned e = strcmp (action, "SCMP_ACT_ERRNO") == 0 ? r->errno_ret : 0;
+  size_t j;
+
+  if (r->ndeny == 0)
+    add_rule (seccomp, r->name, action, e, NULL);
+  for (j = 0; j < r->ndeny; j++)
+    add_rule (seccomp, r->name, action, e, rule_args (&r->deny[j]));
+}
+
 /* Is @rule (an allowing rule that lists r->name) what restrict_denying
    writes: that name alone, and arguments that one of r's allowances
    leaves as they are?  */
@@ -395,26 +438,18 @@ restrict_denying (json_t *seccomp, const struct restriction *r)
         if (args)
           add_rule (seccomp, r->name, json_string (json_get (taken->items[i], "action")), 0, args);
       }
-  if (r->nallow == 0 && r->errno_ret != default_errno (seccomp))
-    add_rule (seccomp, r->name, "SCMP_ACT_ERRNO", r->errno_ret, NULL);
+  /* entitle's own restrictions leave a conditioned denial to the
+     default (EPERM in every engine's profile); a custom rule's action is
+     written out wherever the default would give another.  */
+  if (r->action ? !default_gives (seccomp, r) : (r->nallow == 0 && r->errno_ret != default_errno (seccomp)))
+    add_denials (seccomp, r);
 }
 
 static void
 restrict_allowing (json_t *seccomp, const struct restriction *r)
 {
-  size_t j;
-
   json_free (remove_allowing (seccomp, r->name));
-  if (r->ndeny == 0)
-    add_rule (seccomp, r->name, "SCMP_ACT_ERRNO", r->errno_ret, NULL);
-  for (j = 0; j < r->ndeny; j++)
-    {
-      json_t *args = json_new (JSON_ARRAY);
-      unsigned i;
-      for (i = 0; i < r->deny[j].n; i++)
-        json_push (args, cond_json (&r->deny[j].c[i]));
-      add_rule (seccomp, r->name, "SCMP_ACT_ERRNO", r->errno_ret, args);
-    }
+  add_denials (seccomp, r);
 }
 
 static void
@@ -618,10 +653,95 @@ allow_clone_ns (json_t *seccomp)
   add_rule (seccomp, "clone3", "SCMP_ACT_ALLOW", 0, NULL);
 }
 
+/* The calls a condition does not match, as rules of one condition each
+   (their OR): what stays allowed where a custom rule denies under a
+   denying default.  @out has room for 64.  */
+static size_t
+negate (const struct entitle_sys_arg_s *a, struct rule *out)
+{
+  static const char *const pairs[][2] = { { "SCMP_CMP_EQ", "SCMP_CMP_NE" }, { "SCMP_CMP_LT", "SCMP_CMP_GE" }, { "SCMP_CMP_LE", "SCMP_CMP_GT" } };
+  size_t i, n = 0;
+  unsigned b;
+
+  for (i = 0; i < N (pairs); i++)
+    if (strcmp (a->op, pairs[i][0]) == 0 || strcmp (a->op, pairs[i][1]) == 0)
+      {
+        const char *op = strcmp (a->op, pairs[i][0]) == 0 ? pairs[i][1] : pairs[i][0];
+        out[0] = (struct rule){ 1, { { a->index, op, a->value, 0 } } };
+        return 1;
+      }
+  /* (x & m) != v: some bit of the mask differs from v's.  */
+  for (b = 0; b < 64; b++)
+    if (a->value & (1ULL << b))
+      out[n++] = (struct rule){ 1, { { a->index, "SCMP_CMP_MASKED_EQ", 1ULL << b, (a->value_two ^ (1ULL << b)) & (1ULL << b) } } };
+  return n;
+}
+
+/* A custom rule that allows: under a denying default, a rule of its own
+   where the name is not allowed whatever its arguments already.  Under an
+   allowing default there is nothing to add.  */
+static void
+allow_custom (json_t *seccomp, const struct entitle_sys_rule_s *cr, const struct rule *all)
+{
+  for (const char *const *n = cr->names; !default_allows (seccomp) && *n; n++)
+    if (!allowed_unconditionally (seccomp, *n))
+      add_rule (seccomp, *n, cr->action, 0, cr->n_args ? rule_args (all) : NULL);
+}
+
+/* A custom row's rule (entitle.json(5)), name by name, as entitle's own
+   restrictions: under an allowing default the rule itself; under a
+   denying one each call the engine allowed stays allowed for the
+   arguments the rule does not match, and the rule's action is written
+   out where the default would give another.  */
+static void
+apply_custom (json_t *seccomp, const struct entitle_sys_rule_s *cr)
+{
+  cleanup_free struct rule *allow = calloc (64 * ENTITLE_SYS_RULE_ARGS, sizeof (*allow));
+  struct rule all = { cr->n_args, { { 0 } } };
+  size_t nallow = 0;
+  unsigned i;
+
+  if (allow == NULL)
+    abort ();
+  for (i = 0; i < cr->n_args; i++)
+    {
+      all.c[i] = (struct cond){ cr->args[i].index, cr->args[i].op, cr->args[i].value, cr->args[i].value_two };
+      nallow += negate (&cr->args[i], allow + nallow);
+    }
+  if (strcmp (cr->action, "SCMP_ACT_ALLOW") == 0)
+    {
+      allow_custom (seccomp, cr, &all);
+      return;
+    }
+  for (const char *const *n = cr->names; *n; n++)
+    {
+      struct restriction r = { 0, *n, cr->errno_ret, allow, nallow, &all, cr->n_args ? 1 : 0, cr->action };
+      apply_restriction (seccomp, &r);
+    }
+}
+
+static bool
+custom_restricts (const struct entitle_seccomp_plan_s *plan)
+{
+  for (const struct entitle_sys_rule_s *const *r = plan->rules; r && *r; r++)
+    if (strcmp ((*r)->action, "SCMP_ACT_ALLOW") != 0)
+      return true;
+  return false;
+}
+
+static bool
+custom_allows (const struct entitle_seccomp_plan_s *plan)
+{
+  for (const struct entitle_sys_rule_s *const *r = plan->rules; r && *r; r++)
+    if (entitle_seccomp_action_allows ((*r)->action))
+      return true;
+  return false;
+}
+
 static bool
 needs_profile (const struct entitle_seccomp_plan_s *plan)
 {
-  return (plan->deny && plan->deny[0]) || plan->fx || plan->clone_no_ns;
+  return (plan->deny && plan->deny[0]) || plan->fx || plan->clone_no_ns || custom_restricts (plan);
 }
 
 /* A rule on socket()'s arguments holds for the native ABI only: the 32-bit
@@ -650,7 +770,7 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct ent
   const char *const *archs = entitle_seccomp_host_archs ();
   size_t i;
 
-  if (archs == NULL && (needs_profile (plan) || (plan->allow && plan->allow[0]) || plan->clone_ns))
+  if (archs == NULL && (needs_profile (plan) || (plan->allow && plan->allow[0]) || plan->clone_ns || plan->rules))
     return entitle_make_error (err, ENOTSUP, "entitle's seccomp rules do not cover this architecture (libseccomp's 0x%08x): see entitlements(7)",
                                seccomp_arch_native ());
   if (seccomp == NULL || seccomp->type != JSON_OBJECT)
@@ -668,7 +788,9 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct ent
     for (i = 0; i < N (clone_restrictions); i++)
       apply_restriction (seccomp, &clone_restrictions[i]);
   deny_all (seccomp, plan->deny, out);
-  if (out && ((plan->allow && plan->allow[0]) || plan->clone_ns))
+  for (const struct entitle_sys_rule_s *const *r = plan->rules; r && *r; r++)
+    apply_custom (seccomp, *r);
+  if (out && ((plan->allow && plan->allow[0]) || plan->clone_ns || custom_allows (plan)))
     out->syscalls_allowed = true;
   if (plan->fx & (FX_SOCK_UNIX | FX_SOCK_USER))
     native_only (seccomp, archs[0]);

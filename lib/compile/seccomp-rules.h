@@ -17,11 +17,12 @@
    entitlements and capabilities (never replayed in request order).  */
 struct entitle_seccomp_plan_s
 {
-  char **deny;      /**< blocked whatever the arguments (NULL-terminated) */
-  char **allow;     /**< allowed; ignored for names in deny */
-  unsigned fx;      /**< FX_SOCK_UNIX, FX_SOCK_USER, FX_NO_DEV_MKNOD, FX_PERSONALITY */
-  bool clone_ns;    /**< CAP_SYS_ADMIN is held: clone may create namespaces */
-  bool clone_no_ns; /**< CAP_SYS_ADMIN was dropped: clone may not */
+  char **deny;                                   /**< blocked whatever the arguments (NULL-terminated) */
+  char **allow;                                  /**< allowed; ignored for names in deny */
+  unsigned fx;                                   /**< FX_SOCK_UNIX, FX_SOCK_USER, FX_NO_DEV_MKNOD, FX_PERSONALITY */
+  bool clone_ns;                                 /**< CAP_SYS_ADMIN is held: clone may create namespaces */
+  bool clone_no_ns;                              /**< CAP_SYS_ADMIN was dropped: clone may not */
+  const struct entitle_sys_rule_s *const *rules; /**< custom rows' rules (NULL-terminated), or NULL */
 };
 
 /**

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "catalogue.h"
 #include "probe.h"
 #include "utils.h"
 
@@ -286,6 +287,17 @@ entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *w
     snprintf (why, len, "the kernel refuses cgroup BPF %s programs",
               entitle_attach_names (missing, names, sizeof (names)));
   return missing;
+}
+
+const char *
+entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point)
+{
+  bool seccomp = point == ENTITLE_POINT_SECCOMP;
+
+  if (seccomp ? !p->seccomp_extended : !p->checmate)
+    return seccomp ? "this kernel has no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)" : "this kernel has no Checmate (PR_CHECMATE)";
+  return seccomp ? "this version of entitle installs its own eBPF seccomp filter there, not an admin's"
+                 : "this version of entitle installs its own Checmate programs there, not an admin's";
 }
 
 #ifndef __NR_landlock_create_ruleset

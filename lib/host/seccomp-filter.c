@@ -1,367 +1,428 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
-#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "seccomp-ebpf.h"
 #include "seccomp-filter.h"
 #include "utils.h"
 
-/* Where the chain ends: 0 past the last filter, 1 for a filter read.  */
-#define FILTER_END  0
-#define FILTER_READ 1
-
-/* Hold @pid stopped as our tracee, without a signal it would see.  */
-static int
-hold (const struct entitle_kernel_s *k, pid_t pid, entitle_error_t *err)
+void
+entitle_seccomp_filters_free (struct entitle_seccomp_filter_s *filters, size_t n)
 {
-  int status;
-
-  if (k->ptrace (PTRACE_SEIZE, pid, 0, 0) < 0)
-    return entitle_make_sys_error (err, "inspect: attach to process %d", (int)pid);
-  if (k->ptrace (PTRACE_INTERRUPT, pid, 0, 0) < 0 || waitpid (pid, &status, __WALL) < 0)
+  size_t i;
+  for (i = 0; i < n; i++)
     {
-      int saved = errno;
-      k->ptrace (PTRACE_DETACH, pid, 0, 0);
-      errno = saved;
-      return entitle_make_sys_error (err, "inspect: stop process %d", (int)pid);
+      free (filters[i].insns);
+      if (filters[i].ebpf_fd >= 0)
+        close (filters[i].ebpf_fd);
     }
-  return 0;
+  free (filters);
 }
 
-/* Filter @index as a classic program into @f.  */
-static int
-read_classic (const struct entitle_kernel_s *k, pid_t pid, unsigned long index,
-              struct entitle_seccomp_filter_s *f, entitle_error_t *err)
-{
-  long n = k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, 0);
-
-  /* No filter at all (EINVAL at the first), or past the last.  */
-  if (n < 0 && ((errno == EINVAL && index == 0) || errno == ENOENT))
-    return FILTER_END;
-  if (n < 0 && errno == EIO)
-    return entitle_make_error (err, EIO, "inspect: this kernel cannot read filters back "
-                                         "(PTRACE_SECCOMP_GET_FILTER needs CONFIG_CHECKPOINT_RESTORE)");
-  if (n < 0)
-    return entitle_make_sys_error (err, "inspect: read filter %lu of process %d", index, (int)pid);
-  f->insns = calloc ((size_t)n, sizeof (*f->insns));
-  if (f->insns == NULL)
-    abort ();
-  f->n = (size_t)n;
-  if (k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, (unsigned long)f->insns) != n)
-    return entitle_make_sys_error (err, "inspect: read filter %lu of process %d", index, (int)pid);
-  return FILTER_READ;
-}
-
-/* Filter @index: classic, or else (EMEDIUMTYPE: it has no classic
-   program) the seed's eBPF filter where the kernel has eBPF seccomp.  */
+/* Filter @index of the stopped tracee @pid; 0 past the last one.  */
 static int
 read_one (const struct entitle_kernel_s *k, pid_t pid, bool extended, unsigned long index,
           struct entitle_seccomp_filter_s *f, entitle_error_t *err)
 {
+  long n = k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, 0);
+  int fd;
+
+  f->ebpf_fd = -1;
+  if (n < 0 && errno == ENOENT)
+    return 0;
+  if (n < 0 && errno == EINVAL && index == 0)
+    return 0; /* not in filter mode: no filter at all */
+  if (n < 0 && errno == EMEDIUMTYPE)
+    {
+      /* No classic program: the seed's eBPF filter.  */
+      f->kind = ENTITLE_FILTER_EBPF;
+      if (!extended)
+        return 1;
+      fd = entitle_seccomp_get_extended (k, pid, index, err);
+      if (UNLIKELY (fd < 0))
+        return fd;
+      f->ebpf_fd = fd > 0 ? fd : -1;
+      return 1;
+    }
+  if (n < 0)
+    return entitle_make_sys_error (err, "read seccomp filter %lu of process %d (PTRACE_SECCOMP_GET_FILTER)",
+                                   index, (int)pid);
+  f->kind = ENTITLE_FILTER_CLASSIC;
+  f->n = (size_t)n;
+  if ((f->insns = calloc (f->n + 1, sizeof (*f->insns))) == NULL)
+    abort ();
+  if (k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, (unsigned long)f->insns) < 0)
+    {
+      free (f->insns);
+      return entitle_make_sys_error (err, "read seccomp filter %lu of process %d", index, (int)pid);
+    }
+  return 1;
+}
+
+static int
+read_all (const struct entitle_kernel_s *k, pid_t pid, bool extended, struct entitle_seccomp_filter_s **filters,
+          size_t *n, entitle_error_t *err)
+{
   int ret;
 
-  f->insns = NULL;
-  f->n = 0;
-  f->ebpf_fd = -1;
-  ret = read_classic (k, pid, index, f, err);
-  if (ret >= 0 || (*err)->status != EMEDIUMTYPE)
-    return ret;
-  entitle_error_release (err);
-  if (!extended)
-    return entitle_make_error (err, EMEDIUMTYPE, "inspect: filter %lu of process %d is not classic, and this kernel has no eBPF seccomp to read it with",
-                               index, (int)pid);
-  f->ebpf_fd = entitle_seccomp_get_extended (k, pid, index, err);
-  return f->ebpf_fd > 0 ? FILTER_READ : f->ebpf_fd;
+  for (;;)
+    {
+      struct entitle_seccomp_filter_s f = { 0 };
+
+      ret = read_one (k, pid, extended, *n, &f, err);
+      if (ret <= 0)
+        return ret;
+      if ((*filters = realloc (*filters, (*n + 1) * sizeof (**filters))) == NULL)
+        abort ();
+      (*filters)[(*n)++] = f;
+    }
 }
 
 int
-entitle_seccomp_filters_read (const struct entitle_kernel_s *k, pid_t pid, bool extended,
-                              struct entitle_seccomp_filter_s **out, size_t *n, entitle_error_t *err)
+entitle_seccomp_read_filters (const struct entitle_kernel_s *k, pid_t pid, bool extended,
+                              struct entitle_seccomp_filter_s **filters, size_t *n, entitle_error_t *err)
 {
-  struct entitle_seccomp_filter_s *v = NULL;
-  size_t len = 0;
-  int ret = hold (k, pid, err);
+  int status, ret;
 
-  if (UNLIKELY (ret < 0))
-    return ret;
-  do
-    {
-      v = realloc (v, (len + 1) * sizeof (*v));
-      if (v == NULL)
-        abort ();
-      ret = read_one (k, pid, extended, len, &v[len], err);
-      len += ret == FILTER_READ;
-    }
-  while (ret == FILTER_READ);
+  *filters = NULL;
+  *n = 0;
+  /* The kernel hands filters only to a tracer that holds the process
+     stopped.  */
+  if (k->ptrace (PTRACE_SEIZE, pid, 0, 0) < 0)
+    return entitle_make_sys_error (err, "trace process %d to read its seccomp filters", (int)pid);
+  if (k->ptrace (PTRACE_INTERRUPT, pid, 0, 0) < 0 || waitpid (pid, &status, __WALL) < 0)
+    ret = entitle_make_sys_error (err, "stop process %d to read its seccomp filters", (int)pid);
+  else if (!WIFSTOPPED (status))
+    ret = entitle_make_error (err, ESRCH, "process %d ended while its seccomp filters were read", (int)pid);
+  else
+    ret = read_all (k, pid, extended, filters, n, err);
   k->ptrace (PTRACE_DETACH, pid, 0, 0);
   if (UNLIKELY (ret < 0))
     {
-      entitle_seccomp_filters_free (v, len + (v[len].insns != NULL));
-      return ret;
+      entitle_seccomp_filters_free (*filters, *n);
+      *filters = NULL;
+      *n = 0;
     }
-  *out = v;
-  *n = len;
-  return 0;
+  return ret < 0 ? ret : 0;
 }
 
 void
-entitle_seccomp_filters_free (struct entitle_seccomp_filter_s *f, size_t n)
+entitle_seccomp_action_name (uint32_t ret, char *buf, size_t len)
 {
-  for (size_t i = 0; i < n; i++)
+  uint32_t data = ret & SECCOMP_RET_DATA;
+
+  switch (ret & SECCOMP_RET_ACTION_FULL)
     {
-      free (f[i].insns);
-      if (f[i].ebpf_fd >= 0)
-        close (f[i].ebpf_fd);
+    case SECCOMP_RET_ALLOW:
+      snprintf (buf, len, "ALLOW");
+      return;
+    case SECCOMP_RET_ERRNO:
+      {
+        const char *name = strerrorname_np ((int)data);
+        if (name)
+          snprintf (buf, len, "ERRNO(%s)", name);
+        else
+          snprintf (buf, len, "ERRNO(%u)", data);
+        return;
+      }
+    case SECCOMP_RET_KILL_PROCESS:
+      snprintf (buf, len, "KILL_PROCESS");
+      return;
+    case SECCOMP_RET_KILL_THREAD:
+      snprintf (buf, len, "KILL_THREAD");
+      return;
+    case SECCOMP_RET_TRAP:
+      snprintf (buf, len, "TRAP(%u)", data);
+      return;
+    case SECCOMP_RET_USER_NOTIF:
+      snprintf (buf, len, "USER_NOTIF");
+      return;
+    case SECCOMP_RET_TRACE:
+      snprintf (buf, len, "TRACE(%u)", data);
+      return;
+    case SECCOMP_RET_LOG:
+      snprintf (buf, len, "LOG");
+      return;
+    default:
+      snprintf (buf, len, "0x%08x", ret);
     }
-  free (f);
 }
 
-/* The disassembler.  Classic BPF jumps forward only, so one pass in
-   order knows, at each instruction, what every path to it left in the
-   accumulator and which architecture it compared: the state an
-   instruction starts with is the meet of its predecessors'.  */
-
-/* What the accumulator holds, as far as seccomp goes.  */
-enum loaded
-{
-  LOADED_OTHER,
-  LOADED_NR,
-  LOADED_ARCH,
-};
-
-struct state
+/* What every path to an instruction left: the seccomp_data offset in
+   the accumulator (-1: something else) and the architecture they all
+   checked (0: not one).  Classic BPF jumps forward only, so one pass in
+   order meets every path before the instruction it reaches.  */
+struct entitle_disasm_state
 {
   bool reached;
-  enum loaded a;
-  uint32_t arch; /* the architecture every path here checked, or 0 */
+  int loaded;
+  uint32_t arch;
 };
 
-static const struct
+void
+entitle_disasm_start (struct entitle_disasm_s *d, const struct sock_filter *insns, size_t n)
 {
-  uint32_t token;
-  const char *name;
-} archs[] = {
-  { SCMP_ARCH_X86_64, "x86_64" },
-  { SCMP_ARCH_X86, "x86" },
-  { SCMP_ARCH_AARCH64, "aarch64" },
-  { SCMP_ARCH_ARM, "arm" },
-  { SCMP_ARCH_PPC64LE, "ppc64le" },
-  { SCMP_ARCH_PPC64, "ppc64" },
-  { SCMP_ARCH_S390X, "s390x" },
-  { SCMP_ARCH_S390, "s390" },
-  { SCMP_ARCH_RISCV64, "riscv64" },
-};
-
-static const char *
-arch_name (uint32_t token)
-{
-  for (size_t i = 0; i < sizeof (archs) / sizeof (archs[0]); i++)
-    if (archs[i].token == token)
-      return archs[i].name;
-  return NULL;
+  d->insns = insns;
+  d->n = n;
+  if ((d->st = calloc (n + 1, sizeof (*d->st))) == NULL)
+    abort ();
+  d->st[0] = (struct entitle_disasm_state){ true, -1, 0 };
 }
 
-/* Flow @from into instruction @to (past the end: nowhere).  */
-static void
-flow (struct state *st, size_t n, size_t to, struct state from)
+void
+entitle_disasm_end (struct entitle_disasm_s *d)
 {
-  if (to >= n)
+  free (d->st);
+  d->st = NULL;
+}
+
+/* Flow @from into instruction @to: where paths meet, what they differ in
+   is unknown.  */
+static void
+flow (struct entitle_disasm_s *d, size_t to, struct entitle_disasm_state from)
+{
+  struct entitle_disasm_state *s = &d->st[to < d->n ? to : d->n];
+
+  if (to >= d->n)
     return;
-  if (!st[to].reached)
+  if (!s->reached)
     {
-      st[to] = from;
+      *s = from;
       return;
     }
-  if (st[to].a != from.a)
-    st[to].a = LOADED_OTHER;
-  if (st[to].arch != from.arch)
-    st[to].arch = 0;
+  if (s->loaded != from.loaded)
+    s->loaded = -1;
+  if (s->arch != from.arch)
+    s->arch = 0;
 }
 
-/* A load from struct seccomp_data at @off, in words.  */
-static enum loaded
-field_name (uint32_t off, char *buf, size_t len)
-{
-  buf[0] = '\0';
-  if (off == 0)
-    snprintf (buf, len, "nr");
-  else if (off == 4)
-    snprintf (buf, len, "arch");
-  else if (off == 8 || off == 12)
-    snprintf (buf, len, "instruction_pointer (%s 32 bits)", off == 8 ? "low" : "high");
-  else if (off >= 16 && off < 64)
-    snprintf (buf, len, "args[%u] (%s 32 bits)", (off - 16) / 8, off % 8 ? "high" : "low");
-  return off == 0 ? LOADED_NR : off == 4 ? LOADED_ARCH
-                                         : LOADED_OTHER;
-}
-
-/* The constant @k of a comparison in state @in, named: an architecture,
-   or a syscall of the architecture checked.  */
-static void
-constant_name (uint32_t op, uint32_t k, const struct state *in, char *buf, size_t len)
-{
-  const char *arch;
-
-  buf[0] = '\0';
-  if (in->a == LOADED_ARCH && (arch = arch_name (k)) != NULL)
-    snprintf (buf, len, "%s", arch);
-  else if (in->a == LOADED_NR && op == BPF_JEQ && in->arch)
-    {
-      /* x32's numbers carry their bit under the x86_64 architecture.  */
-      uint32_t arch_of = in->arch == SCMP_ARCH_X86_64 && (k & 0x40000000u) ? SCMP_ARCH_X32 : in->arch;
-      cleanup_free char *name = seccomp_syscall_resolve_num_arch (arch_of, (int)k);
-      if (name)
-        snprintf (buf, len, "%s", name);
-    }
-}
-
-static void
-action_name (uint32_t k, char *buf, size_t len)
+/* The names of the architectures entitle's profiles list (DESIGN §3).  */
+static const char *
+arch_name (uint32_t arch)
 {
   static const struct
   {
-    uint32_t action;
+    uint32_t arch;
     const char *name;
-  } actions[] = {
-    { SECCOMP_RET_KILL_PROCESS, "KILL_PROCESS" },
-    { SECCOMP_RET_KILL_THREAD, "KILL_THREAD" },
-    { SECCOMP_RET_TRAP, "TRAP" },
-    { SECCOMP_RET_ERRNO, "ERRNO" },
-    { SECCOMP_RET_USER_NOTIF, "USER_NOTIF" },
-    { SECCOMP_RET_TRACE, "TRACE" },
-    { SECCOMP_RET_LOG, "LOG" },
-    { SECCOMP_RET_ALLOW, "ALLOW" },
+  } arches[] = {
+    { AUDIT_ARCH_X86_64, "x86_64" },
+    { AUDIT_ARCH_I386, "x86" },
+    { AUDIT_ARCH_AARCH64, "aarch64" },
+    { AUDIT_ARCH_ARM, "arm" },
+    { AUDIT_ARCH_PPC64LE, "ppc64le" },
+    { AUDIT_ARCH_S390X, "s390x" },
+    { AUDIT_ARCH_S390, "s390" },
+    { AUDIT_ARCH_RISCV64, "riscv64" },
   };
+  size_t i;
+  for (i = 0; i < sizeof (arches) / sizeof (arches[0]); i++)
+    if (arches[i].arch == arch)
+      return arches[i].name;
+  return NULL;
+}
 
-  for (size_t i = 0; i < sizeof (actions) / sizeof (actions[0]); i++)
-    if ((k & SECCOMP_RET_ACTION_FULL) == actions[i].action)
-      {
-        if (actions[i].action == SECCOMP_RET_ERRNO || actions[i].action == SECCOMP_RET_TRAP
-            || actions[i].action == SECCOMP_RET_TRACE)
-          snprintf (buf, len, "%s(%u)", actions[i].name, k & SECCOMP_RET_DATA);
-        else
-          snprintf (buf, len, "%s", actions[i].name);
-        return;
-      }
-  snprintf (buf, len, "action %#x", k);
+/* What a load from seccomp_data at @k reads.  */
+static void
+field_name (uint32_t k, char *buf, size_t len)
+{
+  if (k == 0)
+    snprintf (buf, len, "nr");
+  else if (k == 4)
+    snprintf (buf, len, "arch");
+  else if (k == 8 || k == 12)
+    snprintf (buf, len, "instruction_pointer %s", k == 8 ? "lo" : "hi");
+  else if (k >= 16 && k < 64)
+    snprintf (buf, len, "args[%u] %s", (k - 16) / 8, (k - 16) % 8 ? "hi" : "lo");
+  else
+    buf[0] = '\0';
+}
+
+/* The comment of a comparison with @k: a syscall's name, an arch's.  */
+static void
+compared (const struct entitle_disasm_state *d, uint32_t k, char *buf, size_t len)
+{
+  char *name = NULL;
+  const char *arch;
+
+  buf[0] = '\0';
+  if (d->loaded == 4 && (arch = arch_name (k)) != NULL)
+    snprintf (buf, len, "%s", arch);
+  else if (d->loaded == 0 && d->arch)
+    {
+      uint32_t arch_token = d->arch == AUDIT_ARCH_X86_64 && (k & 0x40000000u) ? SCMP_ARCH_X32 : d->arch;
+      if ((name = seccomp_syscall_resolve_num_arch (arch_token, (int)k)) != NULL)
+        snprintf (buf, len, "%s", name);
+      free (name);
+    }
 }
 
 static const char *
-op_name (uint16_t code)
+alu_name (uint16_t op)
 {
-  static const char *const jmp[] = { "ja", "jeq", "jgt", "jge", "jset" };
-  static const char *const alu[] = { "add", "sub", "mul", "div", "or", "and", "lsh", "rsh", "neg", "mod", "xor" };
-  unsigned op = BPF_OP (code) >> 4;
-
-  if (BPF_CLASS (code) == BPF_JMP)
-    return op < sizeof (jmp) / sizeof (jmp[0]) ? jmp[op] : "j?";
-  return op < sizeof (alu) / sizeof (alu[0]) ? alu[op] : "alu?";
+  switch (op)
+    {
+    case BPF_ADD:
+      return "add";
+    case BPF_SUB:
+      return "sub";
+    case BPF_MUL:
+      return "mul";
+    case BPF_DIV:
+      return "div";
+    case BPF_OR:
+      return "or";
+    case BPF_AND:
+      return "and";
+    case BPF_LSH:
+      return "lsh";
+    case BPF_RSH:
+      return "rsh";
+    case BPF_NEG:
+      return "neg";
+    case BPF_MOD:
+      return "mod";
+    case BPF_XOR:
+      return "xor";
+    default:
+      return "alu?";
+    }
 }
 
-/* A conditional jump, @i of @n: printed, and its two successors told
-   what it learnt (the architecture, on the path where it is equal).  */
-static void
-format_jump (const struct sock_filter *f, size_t i, struct state *st, size_t n, char *ins, size_t ilen, char *note,
-             size_t nlen)
+static const char *
+jump_name (uint16_t op)
 {
-  struct state in = st[i], t = in;
+  switch (op)
+    {
+    case BPF_JEQ:
+      return "jeq";
+    case BPF_JGT:
+      return "jgt";
+    case BPF_JGE:
+      return "jge";
+    case BPF_JSET:
+      return "jset";
+    default:
+      return "j?";
+    }
+}
+
+static void
+disasm_load (struct entitle_disasm_state *d, const struct sock_filter *f, char *buf, size_t len)
+{
+  const char *reg = BPF_CLASS (f->code) == BPF_LD ? "ld" : "ldx";
+  char field[32];
+
+  switch (BPF_MODE (f->code))
+    {
+    case BPF_ABS:
+      field_name (f->k, field, sizeof (field));
+      if (BPF_CLASS (f->code) == BPF_LD)
+        d->loaded = (int)f->k;
+      snprintf (buf, len, "%s [%u]%s%s", reg, f->k, *field ? " ; " : "", field);
+      return;
+    case BPF_IMM:
+      snprintf (buf, len, "%s #0x%x", reg, f->k);
+      break;
+    case BPF_MEM:
+      snprintf (buf, len, "%s M[%u]", reg, f->k);
+      break;
+    case BPF_LEN:
+      snprintf (buf, len, "%s #len", reg);
+      break;
+    default:
+      snprintf (buf, len, "%s ? (code 0x%02x)", reg, f->code);
+    }
+  if (BPF_CLASS (f->code) == BPF_LD)
+    d->loaded = -1;
+}
+
+/* A conditional jump: its text, and its two successors told what it
+   learnt (the architecture, where it is equal).  */
+static void
+disasm_jump (struct entitle_disasm_s *d, size_t i, char *buf, size_t len)
+{
+  const struct sock_filter *f = &d->insns[i];
+  struct entitle_disasm_state in = d->st[i], t = in;
+  char note[96];
 
   if (BPF_SRC (f->code) == BPF_X)
-    snprintf (ins, ilen, "%s x, %zu, %zu", op_name (f->code), i + 1 + f->jt, i + 1 + f->jf);
+    snprintf (buf, len, "%s x, %zu, %zu", jump_name (BPF_OP (f->code)), i + 1 + f->jt, i + 1 + f->jf);
   else
     {
-      snprintf (ins, ilen, "%s #%#x, %zu, %zu", op_name (f->code), f->k, i + 1 + f->jt, i + 1 + f->jf);
-      constant_name (BPF_OP (f->code), f->k, &in, note, nlen);
-      if (in.a == LOADED_ARCH && BPF_OP (f->code) == BPF_JEQ && arch_name (f->k))
+      note[0] = '\0';
+      /* A bound (jgt, jge) or an equality names a syscall; a jset tests
+         bits, such as x32's.  */
+      if (BPF_OP (f->code) == BPF_JEQ || (BPF_OP (f->code) != BPF_JSET && f->k < 0x40000000u))
+        compared (&in, f->k, note, sizeof (note));
+      /* The code a matching arch leads to is that arch's.  */
+      if (in.loaded == 4 && BPF_OP (f->code) == BPF_JEQ && arch_name (f->k))
         t.arch = f->k;
+      snprintf (buf, len, "%s #0x%x, %zu, %zu%s%s", jump_name (BPF_OP (f->code)), f->k, i + 1 + f->jt,
+                i + 1 + f->jf, *note ? " ; " : "", note);
     }
-  flow (st, n, i + 1 + f->jt, t);
-  flow (st, n, i + 1 + f->jf, in);
-}
-
-/* Instruction @i of @n into @ins and @note (what it means), and its
-   state flowed on.  */
-static void
-format_insn (const struct sock_filter *insns, size_t i, struct state *st, size_t n, char *ins, size_t ilen,
-             char *note, size_t nlen)
-{
-  const struct sock_filter *f = &insns[i];
-  struct state out = st[i];
-  uint16_t code = f->code, mode = BPF_MODE (code);
-
-  note[0] = '\0';
-  switch (BPF_CLASS (code))
-    {
-    case BPF_LD:
-      if (mode == BPF_ABS && BPF_SIZE (code) == BPF_W)
-        {
-          snprintf (ins, ilen, "ld [%u]", f->k);
-          out.a = field_name (f->k, note, nlen);
-        }
-      else
-        {
-          snprintf (ins, ilen, "%s %#x", mode == BPF_MEM ? "ld M" : mode == BPF_IMM ? "ld #"
-                                                                                    : "ld ?",
-                    f->k);
-          out.a = LOADED_OTHER;
-        }
-      break;
-    case BPF_LDX:
-      snprintf (ins, ilen, "%s %#x", mode == BPF_MEM ? "ldx M" : "ldx #", f->k);
-      break;
-    case BPF_ST:
-    case BPF_STX:
-      snprintf (ins, ilen, "%s M %#x", BPF_CLASS (code) == BPF_ST ? "st" : "stx", f->k);
-      break;
-    case BPF_ALU:
-      if (BPF_SRC (code) == BPF_X)
-        snprintf (ins, ilen, "%s x", op_name (code));
-      else
-        snprintf (ins, ilen, "%s #%#x", op_name (code), f->k);
-      out.a = LOADED_OTHER;
-      break;
-    case BPF_JMP:
-      if (BPF_OP (code) != BPF_JA)
-        return format_jump (f, i, st, n, ins, ilen, note, nlen);
-      snprintf (ins, ilen, "ja %zu", i + 1 + f->k);
-      flow (st, n, i + 1 + f->k, out);
-      return;
-    case BPF_RET:
-      snprintf (ins, ilen, BPF_RVAL (code) == BPF_A ? "ret a" : "ret #%#x", f->k);
-      if (BPF_RVAL (code) != BPF_A)
-        action_name (f->k, note, nlen);
-      return;
-    default:
-      snprintf (ins, ilen, BPF_MISCOP (code) == BPF_TAX ? "tax" : "txa");
-      if (BPF_MISCOP (code) != BPF_TAX)
-        out.a = LOADED_OTHER;
-      break;
-    }
-  flow (st, n, i + 1, out);
+  flow (d, i + 1 + f->jt, t);
+  flow (d, i + 1 + f->jf, in);
 }
 
 void
-entitle_seccomp_disassemble (FILE *out, const struct sock_filter *insns, size_t n)
+entitle_disasm (struct entitle_disasm_s *d, size_t i, char *buf, size_t len)
 {
-  cleanup_free struct state *st = calloc (n ? n : 1, sizeof (*st));
-  char ins[64], note[128];
+  const struct sock_filter *f = &d->insns[i];
+  struct entitle_disasm_state out = d->st[i];
+  char action[32];
 
-  if (st == NULL)
-    abort ();
-  if (n)
-    st[0].reached = true;
-  for (size_t i = 0; i < n; i++)
+  if (!out.reached)
+    out = (struct entitle_disasm_state){ true, -1, 0 };
+  switch (BPF_CLASS (f->code))
     {
-      format_insn (insns, i, st, n, ins, sizeof (ins), note, sizeof (note));
-      if (note[0])
-        fprintf (out, "  %4zu  %-32s %s\n", i, ins, note);
+    case BPF_LD:
+    case BPF_LDX:
+      disasm_load (&out, f, buf, len);
+      break;
+    case BPF_ST:
+    case BPF_STX:
+      snprintf (buf, len, "%s M[%u]", BPF_CLASS (f->code) == BPF_ST ? "st" : "stx", f->k);
+      break;
+    case BPF_ALU:
+      out.loaded = -1;
+      if (BPF_OP (f->code) == BPF_NEG)
+        snprintf (buf, len, "neg");
+      else if (BPF_SRC (f->code) == BPF_X)
+        snprintf (buf, len, "%s x", alu_name (BPF_OP (f->code)));
       else
-        fprintf (out, "  %4zu  %s\n", i, ins);
+        snprintf (buf, len, "%s #0x%x", alu_name (BPF_OP (f->code)), f->k);
+      break;
+    case BPF_JMP:
+      d->st[i] = out;
+      if (BPF_OP (f->code) != BPF_JA)
+        return disasm_jump (d, i, buf, len);
+      snprintf (buf, len, "ja %zu", i + 1 + f->k);
+      flow (d, i + 1 + f->k, out);
+      return;
+    case BPF_RET:
+      if (BPF_RVAL (f->code) == BPF_A)
+        snprintf (buf, len, "ret a");
+      else
+        {
+          entitle_seccomp_action_name (f->k, action, sizeof (action));
+          snprintf (buf, len, "ret #0x%08x ; %s", f->k, action);
+        }
+      return;
+    case BPF_MISC:
+      if (BPF_MISCOP (f->code) != BPF_TAX)
+        out.loaded = -1;
+      snprintf (buf, len, "%s", BPF_MISCOP (f->code) == BPF_TAX ? "tax" : "txa");
+      break;
+    default:
+      snprintf (buf, len, "? (code 0x%02x)", f->code);
     }
+  flow (d, i + 1, out);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "admin-config.h"
+#include "custom.h"
 #include "file.h"
 #include "json.h"
 #include "utils.h"
@@ -132,15 +133,6 @@ empty_list (void)
   return l;
 }
 
-static char *
-xstrdup (const char *s)
-{
-  char *d = strdup (s);
-  if (d == NULL)
-    abort ();
-  return d;
-}
-
 static int
 list_of (const json_t *v, const char *what, char ***out, const char *path, entitle_error_t *err)
 {
@@ -159,7 +151,7 @@ list_of (const json_t *v, const char *what, char ***out, const char *path, entit
           cleanup_strvp (&l);
           return entitle_make_error (err, EINVAL, "`%s`: %s must be an array of strings", path, what);
         }
-      l[i] = xstrdup (v->items[i]->text);
+      l[i] = entitle_xstrdup (v->items[i]->text);
     }
   cleanup_strvp (out);
   *out = l;
@@ -173,8 +165,10 @@ enum key_kind
   KEY_STRING,
   KEY_LIST,
   KEY_BOOL,
+  KEY_BOOL_OFF, /* a bool stored negated: on when the key is absent */
   KEY_ACTION,   /* on_unenforceable: "refuse" or "warn" */
   KEY_PROFILES, /* {"NAME": [ENT...]} */
+  KEY_CUSTOM,   /* {"NAME": {definition}}: lib/model/custom.c */
 };
 
 static const struct
@@ -184,6 +178,8 @@ static const struct
   size_t offset;
 } keys[] = {
   { "defaults", KEY_LIST, offsetof (struct entitle_config_s, defaults) },
+  { "denials", KEY_BOOL_OFF, offsetof (struct entitle_config_s, denials_off) },
+  { "entitlements", KEY_CUSTOM, offsetof (struct entitle_config_s, catalogue) },
   { "grant", KEY_LIST, offsetof (struct entitle_config_s, grant) },
   { "hook", KEY_STRING, offsetof (struct entitle_config_s, hook) },
   { "lock", KEY_BOOL, offsetof (struct entitle_config_s, lock) },
@@ -238,7 +234,7 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
       ret = list_of (v->items[i], what, &p->entitlements, cfg->path, err);
       if (UNLIKELY (ret < 0))
         return ret;
-      p->name = xstrdup (v->keys[i]);
+      p->name = entitle_xstrdup (v->keys[i]);
       cfg->n_profiles++;
     }
   return 0;
@@ -262,7 +258,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
       if (v->type != JSON_STRING || v->len == 0)
         return entitle_make_error (err, EINVAL, "`%s`: `%s` must be a non-empty string", path, key);
       free (*(char **)field);
-      *(char **)field = xstrdup (v->text);
+      *(char **)field = entitle_xstrdup (v->text);
       return 0;
     case KEY_LIST:
       {
@@ -271,6 +267,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
         return list_of (v, what, (char ***)field, path, err);
       }
     case KEY_BOOL:
+    case KEY_BOOL_OFF:
     case KEY_ACTION:
       {
         const char *s = json_string (v);
@@ -279,11 +276,15 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
                    : v->type != JSON_TRUE && v->type != JSON_FALSE)
           return entitle_make_error (err, EINVAL, "`%s`: `%s` must be %s", path, key,
                                      action ? "\"refuse\" or \"warn\"" : "true or false");
-        *(bool *)field = action ? strcmp (s, "warn") == 0 : v->type == JSON_TRUE;
+        *(bool *)field = action ? strcmp (s, "warn") == 0 : (v->type == JSON_TRUE) != (keys[i].kind == KEY_BOOL_OFF);
         return 0;
       }
     case KEY_PROFILES:
       return get_profiles (cfg, v, err);
+    case KEY_CUSTOM:
+      if (cfg->lean && v->type == JSON_OBJECT)
+        return 0;
+      return entitle_custom_parse ((struct entitle_catalogue_s *)field, path, v, err);
     }
   abort ();
 }
@@ -297,7 +298,7 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
   int ret;
 
   free (cfg->path);
-  cfg->path = xstrdup (path);
+  cfg->path = entitle_xstrdup (path);
   if (cfg->defaults == NULL)
     cfg->defaults = empty_list ();
   if (cfg->grant == NULL)
@@ -326,14 +327,14 @@ entitle_config_reset (struct entitle_config_s *cfg)
 
   cfg->path = NULL;
   entitle_config_free (cfg);
-  cfg->path = path ? path : xstrdup ("");
+  cfg->path = path ? path : entitle_xstrdup ("");
   cfg->defaults = empty_list ();
   cfg->grant = empty_list ();
   cfg->require = empty_list ();
 }
 
-int
-entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err)
+static int
+load (struct entitle_config_s *cfg, const char *file, bool lean, entitle_error_t *err)
 {
   cleanup_free char *buf = NULL;
   const char *env = getenv ("ENTITLE_CONFIG"), *path, *by;
@@ -347,8 +348,9 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
     path = env, by = "ENTITLE_CONFIG";
   else
     path = ENTITLE_CONFIG_FILE, by = NULL;
-  cfg->path = xstrdup (path);
+  cfg->path = entitle_xstrdup (path);
   entitle_config_reset (cfg);
+  cfg->lean = lean;
   if (file && *file == '\0')
     return entitle_make_error (err, EINVAL, "`--entitle-config` needs a file name");
   /* ENTITLE_CONFIG= : no admin config.  */
@@ -379,15 +381,23 @@ entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitl
 }
 
 int
-entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err)
 {
-  return entitle_config_load_file (cfg, NULL, err);
+  return load (cfg, file, false, err);
 }
 
 int
+entitle_config_load (struct entitle_config_s *cfg, entitle_error_t *err)
+{
+  return load (cfg, NULL, false, err);
+}
+
+/* The only reader of @cfg's previous contents: its callers initialize it
+   (the front with lean set); the loaders above take any memory.  */
+int
 entitle_config_open (struct entitle_config_s *cfg, const char *file, const char *profile, entitle_error_t *err)
 {
-  int ret = entitle_config_load_file (cfg, file, err);
+  int ret = load (cfg, file, cfg->lean, err);
   if (UNLIKELY (ret < 0))
     return ret;
   return entitle_config_select_profile (cfg, profile, err);
@@ -442,6 +452,7 @@ void
 entitle_config_free (struct entitle_config_s *cfg)
 {
   entitle_config_free_profiles (cfg);
+  entitle_catalogue_free (&cfg->catalogue);
   free (cfg->path);
   free (cfg->runtime);
   free (cfg->state_dir);

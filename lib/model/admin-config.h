@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "catalogue.h"
 #include "error.h"
 
 /* A named set of entitlements the admin gives to every container of the
@@ -28,10 +29,14 @@ struct entitle_config_s
   char **require;
   bool warn_unenforceable; /**< "on_unenforceable": "warn" */
   bool lock;
+  bool denials_off; /**< "denials": false: the cgroup programs write no records of denials */
   char *state_dir;
   char *hook; /**< entitle-hook, or NULL for the built-in path */
   struct entitle_profile_s *profiles;
   size_t n_profiles;
+  struct entitle_catalogue_s catalogue;    /**< the built-in rows and `entitlements`, the custom ones */
+  bool lean;                               /**< set before loading: leave `entitlements` unbuilt (the front resolves no
+                                                entitlement: a runtime call does not pay for the admin's rows) */
   const struct entitle_profile_s *profile; /**< the one this call runs under, or NULL */
 };
 
@@ -106,9 +111,11 @@ const char *entitle_config_path (void);
 int entitle_config_load_file (struct entitle_config_s *cfg, const char *file, entitle_error_t *err);
 
 /**
- * entitle_config_load_file, then run under @profile (NULL: none).  On
- * error @cfg is still a valid config: without the admin's when the file
- * failed, without a profile when the profile is unknown.
+ * entitle_config_load_file, then run under @profile (NULL: none).  @cfg
+ * must be initialized: its lean flag, which the front sets, is kept (the
+ * two loaders above build every row).  On error @cfg is still a valid config: without the
+ * admin's when the file failed, without a profile when the profile is
+ * unknown.
  */
 int entitle_config_open (struct entitle_config_s *cfg, const char *file, const char *profile,
                          entitle_error_t *err);

@@ -28,8 +28,8 @@ printable (const char *s, size_t len)
 }
 
 /* component := [a-z0-9]+(-[a-z0-9]+)* ; name := component ("." component)+ */
-static bool
-valid_name (const char *s, size_t len)
+bool
+entitle_valid_name (const char *s, size_t len)
 {
   size_t i, dots = 0;
   char prev = '.';
@@ -64,7 +64,8 @@ valid_value (const char *s, size_t len)
 }
 
 int
-entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, entitle_error_t *err)
+entitle_parse_one (const struct entitle_catalogue_s *cat, const char *s, size_t len, struct entitle_request_s *out,
+                   entitle_error_t *err)
 {
   const char *eq = memchr (s, '=', len);
   size_t nlen = eq ? (size_t)(eq - s) : len;
@@ -73,15 +74,15 @@ entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out, ent
   if (len > MAX_ENTITLEMENT_LEN)
     return entitle_make_error (err, EINVAL, "entitlement `%.64s...` is longer than %d bytes", s,
                                MAX_ENTITLEMENT_LEN);
-  if (!valid_name (s, nlen))
+  if (!entitle_valid_name (s, nlen))
     {
       cleanup_free char *p = printable (s, len);
       return entitle_make_error (err, EINVAL, "malformed entitlement `%s`", p);
     }
-  e = entitle_catalogue_find (s, nlen);
+  e = entitle_catalogue_find (cat, s, nlen);
   if (e == NULL)
     {
-      const struct entitle_entry_s *hint = entitle_catalogue_closest (s, nlen);
+      const struct entitle_entry_s *hint = entitle_catalogue_closest (cat, s, nlen);
       return entitle_make_error (err, EINVAL, "unknown entitlement `%.*s`%s%s%s", (int)nlen, s,
                                  hint ? ": did you mean `" : "", hint ? hint->name : "", hint ? "`?" : "");
     }
@@ -182,6 +183,28 @@ add_checked (struct entitle_set_s *set, struct entitle_request_s *req, const cha
   return ret;
 }
 
+/* The built-in modifiers @req's row stands for (a custom row's `egress`,
+   `ingress`, `bind`), added as @source asked for them: floors,
+   contradictions and fills then hold for them as for any request.  The
+   admin config was checked to parse them when it was loaded.  They are
+   looked up in @cat, as every other request of the set: one row, one
+   address.  */
+static int
+add_implied (const struct entitle_catalogue_s *cat, const struct entitle_request_s *req, const char *source,
+             struct entitle_set_s *set, entitle_error_t *err)
+{
+  for (const char *const *i = req->entry->implies; i && *i; i++)
+    {
+      struct entitle_request_s imp;
+      int ret = entitle_parse_one (cat, *i, strlen (*i), &imp, err);
+      if (ret == 0)
+        ret = add_checked (set, &imp, source, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  return 0;
+}
+
 /* DESIGN §7: commas and whitespace both separate entitlements (Podman's
    --annotation splits its value on commas, so "a b" must work too).  */
 static bool
@@ -211,8 +234,8 @@ count_items (const char *list)
    comma and an end) there must be at least one; with @may_be_empty, a
    list without commas may hold none.  */
 static int
-parse_items (const char *list, bool may_be_empty, const char *source, struct entitle_set_s *set,
-             entitle_error_t *err)
+parse_items (const struct entitle_catalogue_s *cat, const char *list, bool may_be_empty, const char *source,
+             struct entitle_set_s *set, entitle_error_t *err)
 {
   bool commas = strchr (list, ',') != NULL;
   const char *part = list;
@@ -236,10 +259,14 @@ parse_items (const char *list, bool may_be_empty, const char *source, struct ent
             break;
           for (q = p; q < stop && !is_space (*q); q++)
             ;
-          ret = entitle_parse_one (p, (size_t)(q - p), &req, err);
+          ret = entitle_parse_one (cat, p, (size_t)(q - p), &req, err);
           if (UNLIKELY (ret < 0))
             return entitle_error_wrap (err, "%s", source);
-          ret = add_checked (set, &req, source, err);
+          ret = add_implied (cat, &req, source, set, err);
+          if (ret == 0)
+            ret = add_checked (set, &req, source, err);
+          else
+            free (req.value);
           if (UNLIKELY (ret < 0))
             return ret;
           n++;
@@ -260,8 +287,8 @@ parse_items (const char *list, bool may_be_empty, const char *source, struct ent
 }
 
 int
-entitle_parse_list (const char *list, const char *source, struct entitle_set_s *set,
-                    entitle_error_t *err)
+entitle_parse_list (const struct entitle_catalogue_s *cat, const char *list, const char *source,
+                    struct entitle_set_s *set, entitle_error_t *err)
 {
   size_t items = count_items (list);
 
@@ -269,12 +296,12 @@ entitle_parse_list (const char *list, const char *source, struct entitle_set_s *
     return entitle_make_error (err, E2BIG, "%s: %zu entitlements, more than %d", source, items,
                                MAX_ENTITLEMENT_ITEMS);
   /* An empty annotation asks for nothing.  */
-  return parse_items (list, true, source, set, err);
+  return parse_items (cat, list, true, source, set, err);
 }
 
 int
-entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s *set,
-                    entitle_error_t *err)
+entitle_parse_strv (const struct entitle_catalogue_s *cat, char *const *list, const char *source,
+                    struct entitle_set_s *set, entitle_error_t *err)
 {
   char *const *l;
   size_t items = 0;
@@ -286,7 +313,7 @@ entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s 
                                MAX_ENTITLEMENT_ITEMS);
   for (l = list; *l; l++)
     {
-      int ret = parse_items (*l, false, source, set, err);
+      int ret = parse_items (cat, *l, false, source, set, err);
       if (UNLIKELY (ret < 0))
         return ret;
     }

@@ -23,23 +23,30 @@ struct entitle_set_s
   size_t n;
 };
 
+/** Is @s (@len bytes) a name: components [a-z0-9]+(-[a-z0-9]+)*, two or
+    more, joined by dots?  */
+bool entitle_valid_name (const char *s, size_t len);
+
 /**
  * Parse one entitlement of @len bytes at @s: split on the first `=`, then
- * check the name's components and look it up in the catalogue.
+ * check the name's components and look it up in @cat (NULL: the built-in
+ * rows; else the admin config's, custom rows included).
  */
-int entitle_parse_one (const char *s, size_t len, struct entitle_request_s *out,
-                       entitle_error_t *err);
+int entitle_parse_one (const struct entitle_catalogue_s *cat, const char *s, size_t len,
+                       struct entitle_request_s *out, entitle_error_t *err);
 
 /**
  * Parse the comma-separated @list into @set.  Two rungs of one ladder are an
- * error naming both, @source saying where they came from.
+ * error naming both, @source saying where they came from.  A row that
+ * implies built-in modifiers (a custom row's `egress`) brings them along,
+ * as asked for by the same source.
  */
-int entitle_parse_list (const char *list, const char *source, struct entitle_set_s *set,
-                        entitle_error_t *err);
+int entitle_parse_list (const struct entitle_catalogue_s *cat, const char *list, const char *source,
+                        struct entitle_set_s *set, entitle_error_t *err);
 
 /** Parse each string of the NULL-terminated @list (admin config lists). */
-int entitle_parse_strv (char *const *list, const char *source, struct entitle_set_s *set,
-                        entitle_error_t *err);
+int entitle_parse_strv (const struct entitle_catalogue_s *cat, char *const *list, const char *source,
+                        struct entitle_set_s *set, entitle_error_t *err);
 
 /** Add a copy of @req unless it is there already. */
 void entitle_set_add (struct entitle_set_s *set, const struct entitle_request_s *req);

@@ -30,7 +30,8 @@ check_catalogue (const json_t *annotations, entitle_error_t *err)
 }
 
 int
-entitle_requested (const json_t *spec, struct entitle_set_s *requested, entitle_error_t *err)
+entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
+                   entitle_error_t *err)
 {
   const json_t *annotations, *list;
   int ret;
@@ -46,7 +47,7 @@ entitle_requested (const json_t *spec, struct entitle_set_s *requested, entitle_
     return entitle_make_error (err, EINVAL, "annotation `%s` must be a string", ENTITLE_ANNOTATION);
   if (list == NULL)
     return 0;
-  return entitle_parse_list (list->text, "annotation `" ENTITLE_ANNOTATION "`", requested, err);
+  return entitle_parse_list (cat, list->text, "annotation `" ENTITLE_ANNOTATION "`", requested, err);
 }
 
 int
@@ -54,7 +55,7 @@ entitle_final_set (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle
                    entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s requested = { 0 };
-  int ret = entitle_requested (spec, &requested, err);
+  int ret = entitle_requested (&ctx->config->catalogue, spec, &requested, err);
 
   if (UNLIKELY (ret < 0))
     return ret;

@@ -14,12 +14,16 @@
 #define ENTITLE_ANNOTATION_APPLIED   "io.entitle.applied"
 #define ENTITLE_ANNOTATION_VERSION   "io.entitle.version"
 #define ENTITLE_ANNOTATION_CATALOGUE "io.entitle.catalogue"
+/* Output only, as applied: the custom rows applied, NAME@DIGEST of their
+   definitions (the admin config versions them, not the catalogue).  */
+#define ENTITLE_ANNOTATION_CUSTOM "io.entitle.custom"
 
 /**
  * What @spec's `io.entitle.entitlements` asks for (the catalogue version
  * checked), into @requested; empty when it asks nothing.
  */
-int entitle_requested (const json_t *spec, struct entitle_set_s *requested, entitle_error_t *err);
+int entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
+                       entitle_error_t *err);
 
 /**
  * The final set for @spec: its `io.entitle.entitlements` request resolved

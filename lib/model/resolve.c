@@ -146,12 +146,12 @@ entitle_resolve (const struct entitle_config_s *cfg, const struct entitle_set_s 
   snprintf (require_source, sizeof (require_source), "%s", cfg->path);
   snprintf (profile_source, sizeof (profile_source), "profile `%s` of %s", cfg->profile ? cfg->profile->name : "",
             cfg->path);
-  ret = entitle_parse_strv (cfg->defaults, defaults_source, &defs, err);
+  ret = entitle_parse_strv (&cfg->catalogue, cfg->defaults, defaults_source, &defs, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = entitle_parse_strv (cfg->require, require_list, &reqd, err);
+  ret = entitle_parse_strv (&cfg->catalogue, cfg->require, require_list, &reqd, err);
   if (ret == 0 && cfg->profile)
-    ret = entitle_parse_strv (cfg->profile->entitlements, profile_source, &prof, err);
+    ret = entitle_parse_strv (&cfg->catalogue, cfg->profile->entitlements, profile_source, &prof, err);
   if (UNLIKELY (ret < 0))
     return ret;
   for (i = 0; i < sizeof (ladders) / sizeof (ladders[0]); i++)

@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       cleanup_entitle_set struct entitle_set_s requested = { 0 }, final = { 0 };
       size_t j;
 
-      if (entitle_parse_list (requests[i], "fuzz", &requested, &err) < 0)
+      if (entitle_parse_list (&cfg.catalogue, requests[i], "fuzz", &requested, &err) < 0)
         abort ();
       if (entitle_resolve (&cfg, &requested, &final, &err) < 0)
         {

@@ -40,7 +40,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   for (char *c = text; *c; c++)
     if (*c == '\n')
       *c = ',';
-  if (entitle_parse_list (text, "fuzz", &set, &err) < 0)
+  if (entitle_parse_list (NULL, text, "fuzz", &set, &err) < 0)
     {
       entitle_error_release (&err);
       return 0;

@@ -21,7 +21,7 @@ static void
 check_values (const char *s)
 {
   size_t i, n;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
 
   for (i = 0; i < n; i++)
     {
@@ -57,14 +57,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   list = fuzz_strndup (data + 1, size - 1);
   check_values (list);
 
-  if (entitle_parse_list (list, "fuzz", &set, &err) < 0)
+  if (entitle_parse_list (NULL, list, "fuzz", &set, &err) < 0)
     {
       FUZZ_ASSERT (err != NULL && strchr (err->msg, '\n') == NULL);
       entitle_error_release (&err);
       return 0;
     }
   text = entitle_set_format (&set);
-  if (entitle_parse_list (text, "fuzz", &again, &err) < 0)
+  if (entitle_parse_list (NULL, text, "fuzz", &again, &err) < 0)
     {
       fprintf (stderr, "`%s` does not parse again: %s\n", text, err->msg);
       abort ();

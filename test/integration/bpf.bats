@@ -180,8 +180,8 @@ SH
   [ ! -d "$cg" ]
   # The policy was the cgroup's storage: gone with it.
   policy_freed "$id"
-  # Only the shared objects stay pinned.
-  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl entitle_version " ]
+  # Only the shared objects stay pinned (the store of denials among them).
+  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_events entitle_events_head entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl entitle_version " ]
 }
 
 @test "lifecycle: kill -9 of the container and delete --force leave nothing behind" {

@@ -5,16 +5,28 @@
 # finds its own helpers (no `make install` needed), scripts/build.sh and
 # scripts/demo.sh on a fresh checkout, `make clean`, the tarball, and what
 # entitlements(7) says is not enforced.  The checkout tests work on a copy
-# of the files git tracks, so the tree under test is never touched.
+# of the files git tracks, so the tree under test is never touched: one
+# copy for the file, which the demo builds first as a new user would, and
+# the tests after it configure again, package and clean (a build is a
+# minute or two on CI's two cores: the file makes three).
 
 load helpers
 
-# These tests configure and build whole trees (three builds in one test):
+# These tests configure and build whole trees (two builds in one test):
 # minutes on two busy cores, not the two minutes a container test gets.
 BATS_TEST_TIMEOUT=600
 
 SRCDIR=${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}
 BUILDDIR=${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}
+
+# The file's fresh checkout.
+TREE=$BATS_FILE_TMPDIR/src
+
+setup_file() {
+  if git -C "$SRCDIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    fresh_tree "$TREE"
+  fi
+}
 
 setup() {
   common_setup
@@ -38,6 +50,15 @@ require_checkout() {
 fresh_tree() {
   mkdir -p "$1"
   git -C "$SRCDIR" ls-files -z | tar -C "$SRCDIR" --null -T - -cf - | tar -C "$1" -xf -
+}
+
+# configured DIR: the file's tree configured, as the demo leaves it (when
+# the demo was filtered out or failed, configured here without arguments).
+configured() {
+  [ -f "$1/Makefile" ] || (cd "$1" && ./autogen.sh && ./configure -q) >"$BATS_TEST_TMPDIR/configure.log" 2>&1 || {
+    tail -n 30 "$BATS_TEST_TMPDIR/configure.log" >&2
+    return 1
+  }
 }
 
 # tracked_files: the list fresh_tree copied, one per line.
@@ -73,81 +94,12 @@ tracked_files() {
   jq -e 'type == "object"' <<<"$output" >/dev/null
 }
 
-@test "build: scripts/build.sh configures again when its arguments differ from those config.status recorded" {
-  require_checkout
-  tree="$BATS_TEST_TMPDIR/src"
-  fresh_tree "$tree"
-  build() {
-    (cd "$tree" && scripts/build.sh "$@") >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
-      tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
-      return 1
-    }
-  }
-  # scripts/demo.sh builds without arguments, scripts/test.sh with
-  # --enable-fault-injection: the fault points must then be in.
-  build --disable-integration-tests
-  run grep -qa ENTITLE_FAULT "$tree/shim/entitle"
-  [ "$status" -ne 0 ]
-  build --disable-integration-tests --enable-fault-injection
-  # config.status --config prints them quoted for the shell.
-  eval "set -- $(cd "$tree" && ./config.status --config)"
-  [ "$*" = "--disable-integration-tests --enable-fault-injection" ]
-  grep -qa ENTITLE_FAULT "$tree/shim/entitle"
-  # And back: the same arguments as config.status's keep the build.
-  build --disable-integration-tests
-  run grep -qa ENTITLE_FAULT "$tree/shim/entitle"
-  [ "$status" -ne 0 ]
-  before=$(stat -c %Y "$tree/config.status")
-  build --disable-integration-tests
-  [ "$(stat -c %Y "$tree/config.status")" = "$before" ]
-}
-
-@test "build: make clean deletes no file that git tracks" {
-  require_checkout
-  tree="$BATS_TEST_TMPDIR/src"
-  fresh_tree "$tree"
-  (cd "$tree" && ./autogen.sh && ./configure -q --disable-integration-tests && make -j2 && make clean) \
-    >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
-    tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
-    false
-  }
-  gone=$(tracked_files | while read -r f; do [ -e "$tree/$f" ] || echo "$f"; done)
-  if [ -n "$gone" ]; then
-    printf 'make clean deleted tracked files:\n%s\n' "$gone" >&2
-    false
-  fi
-}
-
-@test "build: the tarball holds every file README.md links to" {
-  require_checkout
-  tree="$BATS_TEST_TMPDIR/src"
-  dist="$BATS_TEST_TMPDIR/dist"
-  fresh_tree "$tree"
-  (cd "$tree" && ./autogen.sh && ./configure -q --disable-integration-tests && make distdir distdir="$dist") \
-    >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
-    tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
-    false
-  }
-  # Markdown links to files of the tree, from README.md and the pages it
-  # links to.
-  links=$(cd "$tree" && grep -oh '\]([^):#]*)' README.md $(grep -oh '\]([^):#]*\.md)' README.md | sed 's/^](\(.*\))$/\1/') |
-    sed 's/^](\(.*\))$/\1/' | sort -u)
-  [ -n "$links" ]
-  missing=$(for f in $links; do [ -e "$dist/$f" ] || echo "$f"; done)
-  if [ -n "$missing" ]; then
-    printf 'README.md links to files the tarball lacks:\n%s\n' "$missing" >&2
-    false
-  fi
-}
-
 @test "build: scripts/demo.sh, README's first command, runs on a fresh checkout without make install" {
   require_checkout
-  tree="$BATS_TEST_TMPDIR/src"
-  fresh_tree "$tree"
   # The demo's hook pins its programs apart from any other build's.
   pins=/sys/fs/bpf/entitle-demo-$$
   run --separate-stderr env ENTITLE_NO_DEPS=1 ENTITLE_BPF_PINS="$pins" \
-    "$tree/scripts/demo.sh"
+    "$TREE/scripts/demo.sh"
   rm -rf "$pins"
   if [ "$status" -ne 0 ]; then
     printf 'demo.sh: status %s\n%s\n%s\n' "$status" "$(tail -n 20 <<<"$output")" "$(tail -n 20 <<<"$stderr")" >&2
@@ -158,6 +110,67 @@ tracked_files() {
   none=$(sed -n '/^== with /,$p' <<<"$output")
   [[ "$plain" == *"Connection refused"* ]]
   [[ "$none" == *"Operation not permitted"* ]]
+}
+
+@test "build: the tarball holds every file README.md links to" {
+  require_checkout
+  dist="$BATS_TEST_TMPDIR/dist"
+  configured "$TREE"
+  (cd "$TREE" && make distdir distdir="$dist") >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
+    tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
+    false
+  }
+  # Markdown links to files of the tree, from README.md and the pages it
+  # links to.
+  links=$(cd "$TREE" && grep -oh '\]([^):#]*)' README.md $(grep -oh '\]([^):#]*\.md)' README.md | sed 's/^](\(.*\))$/\1/') |
+    sed 's/^](\(.*\))$/\1/' | sort -u)
+  [ -n "$links" ]
+  missing=$(for f in $links; do [ -e "$dist/$f" ] || echo "$f"; done)
+  if [ -n "$missing" ]; then
+    printf 'README.md links to files the tarball lacks:\n%s\n' "$missing" >&2
+    false
+  fi
+}
+
+@test "build: scripts/build.sh configures again when its arguments differ from those config.status recorded" {
+  require_checkout
+  build() {
+    (cd "$TREE" && scripts/build.sh "$@") >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
+      tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
+      return 1
+    }
+  }
+  # scripts/demo.sh builds without arguments (the test above), scripts/test.sh
+  # with --enable-fault-injection: the fault points must then be in.
+  configured "$TREE"
+  build --enable-fault-injection
+  # config.status --config prints them quoted for the shell.
+  eval "set -- $(cd "$TREE" && ./config.status --config)"
+  [ "$*" = "--enable-fault-injection" ]
+  grep -qa ENTITLE_FAULT "$TREE/shim/entitle"
+  # And back: without them, and the same arguments as config.status's keep
+  # the build.
+  build
+  run grep -qa ENTITLE_FAULT "$TREE/shim/entitle"
+  [ "$status" -ne 0 ]
+  [ -z "$(cd "$TREE" && ./config.status --config)" ]
+  before=$(stat -c %Y "$TREE/config.status")
+  build
+  [ "$(stat -c %Y "$TREE/config.status")" = "$before" ]
+}
+
+@test "build: make clean deletes no file that git tracks" {
+  require_checkout
+  configured "$TREE"
+  (cd "$TREE" && make -j2 && make clean) >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
+    tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
+    false
+  }
+  gone=$(tracked_files | while read -r f; do [ -e "$TREE/$f" ] || echo "$f"; done)
+  if [ -n "$gone" ]; then
+    printf 'make clean deleted tracked files:\n%s\n' "$gone" >&2
+    false
+  fi
 }
 
 # not_enforced_in_status MAN: the entitlements the STATUS section of

@@ -150,7 +150,7 @@ complete_line() {
   complete_line "$E ex"
   [ "$reply" = "explain exec" ]
   complete_line "$E "
-  [[ " $reply " == *" explain compile probe checmate inspect version help create run restore exec features "* ]]
+  [[ " $reply " == *" explain compile probe checmate why learn inspect version help create run restore exec features "* ]]
   [[ " $reply " == *" kill "* ]]
   complete_line "$E --entitle-c"
   [ "$reply" = "--entitle-config" ]

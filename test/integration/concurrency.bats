@@ -117,6 +117,6 @@ SH
   for x in $(seq 10); do
     [[ "$output" == *"$x ECONNREFUSED EPERM "* ]]
   done
-  [[ "$output" == *"entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl entitle_version "* ]]
+  [[ "$output" == *"entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_events entitle_events_head entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl entitle_version "* ]]
   [[ "$output" == *"policies 10"* ]]
 }

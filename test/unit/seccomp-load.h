@@ -149,9 +149,9 @@ seccomp_load_rule (scmp_filter_ctx ctx, uint32_t def, const json_t *rule, char *
   return 0;
 }
 
-/* As the runtimes: the filter is built, never loaded.  */
+/* As the runtimes build it, into @out (seccomp_release it) on success.  */
 static inline int
-seccomp_load_like_runc (const json_t *seccomp, char *why, size_t len)
+seccomp_build_like_runc (const json_t *seccomp, scmp_filter_ctx *out, char *why, size_t len)
 {
   const json_t *archs = json_get (seccomp, "architectures"), *rules = json_get (seccomp, "syscalls");
   scmp_filter_ctx ctx;
@@ -183,7 +183,22 @@ seccomp_load_like_runc (const json_t *seccomp, char *why, size_t len)
     }
   for (i = 0; rules && rules->type == JSON_ARRAY && i < rules->n && ret == 0; i++)
     ret = seccomp_load_rule (ctx, def, rules->items[i], why, len);
-  seccomp_release (ctx);
+  if (ret < 0)
+    seccomp_release (ctx);
+  else
+    *out = ctx;
+  return ret;
+}
+
+/* As the runtimes: the filter is built, never loaded.  */
+static inline int
+seccomp_load_like_runc (const json_t *seccomp, char *why, size_t len)
+{
+  scmp_filter_ctx ctx;
+  int ret = seccomp_build_like_runc (seccomp, &ctx, why, len);
+
+  if (ret == 0)
+    seccomp_release (ctx);
   return ret;
 }
 

@@ -534,21 +534,7 @@ static struct entitle_log_s test_log = { .path = NULL };
 static json_t *
 load_fixture (enum fixture f)
 {
-  const char *srcdir = getenv ("ENTITLE_SRCDIR");
-  cleanup_free char *path = NULL, *buf = NULL;
-  entitle_error_t err = NULL;
-  json_t *spec = NULL;
-  size_t len;
-
-  if (srcdir && *srcdir)
-    assert_true (asprintf (&path, "%s/test/data/%s", srcdir, fixture_file[f]) > 0);
-  else
-    assert_true (asprintf (&path, "%s/%s", ENTITLE_TEST_DATADIR, fixture_file[f]) > 0);
-  if (entitle_file_read (path, 16 << 20, &buf, &len, &err) < 0)
-    fail_msg ("%s: %s", path, err->msg);
-  if (json_parse (buf, len, &spec, &err) < 0)
-    fail_msg ("%s: %s", path, err->msg);
-  return spec;
+  return load_test_data (fixture_file[f]);
 }
 
 static bool
@@ -1075,7 +1061,7 @@ test_catalogue_rows_covered (void **state)
   size_t n, i, k;
 
   (void)state;
-  all = entitle_catalogue_rows (&n);
+  all = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     {
       bool found = strncmp (all[i].name, "fs.", 3) == 0 || covered (all[i].name);
@@ -1154,7 +1140,7 @@ assert_hooks (const char *ent, const char *fixture, const json_t *orig, json_t *
 {
   static const char *const stages[] = { "createRuntime" };
   const char *eq = strchr (ent, '=');
-  const struct entitle_entry_s *row = entitle_catalogue_find (ent, eq ? (size_t)(eq - ent) : strlen (ent));
+  const struct entitle_entry_s *row = entitle_catalogue_find (NULL, ent, eq ? (size_t)(eq - ent) : strlen (ent));
   bool needed = row && row->attach != 0;
   json_t *hooks = json_get (spec, "hooks");
   size_t i;
@@ -1503,7 +1489,7 @@ test_catalogue_idempotent (void **state)
       if (strcmp (once, again) != 0)
         fail_msg ("%s on %s: rewriting again changed the config", r->ent, fixture_file[r->fixture]);
 
-      assert_int_equal (entitle_parse_list (r->ent, "test", &set, &err), 0);
+      assert_int_equal (entitle_parse_list (NULL, r->ent, "test", &set, &err), 0);
       entitle_ctx_init (&ctx, &test_log, &cfg);
       assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
       entitle_ctx_release (&ctx);
@@ -1563,7 +1549,7 @@ test_catalogue_gated_syscalls_follow_dropped_caps (void **state)
       }
       grant_all (&cfg, false);
       entitle_ctx_init (&ctx, &test_log, &cfg);
-      assert_int_equal (entitle_parse_list (cases[i].ent, "test", &set, &err), 0);
+      assert_int_equal (entitle_parse_list (NULL, cases[i].ent, "test", &set, &err), 0);
       assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
       entitle_ctx_release (&ctx);
       entitle_config_free (&cfg);

@@ -798,7 +798,7 @@ test_entitle_rewrite_adds_hooks (void **state)
     cleanup_entitle_set struct entitle_set_s set = { 0 };
     struct entitle_ctx_s ctx;
     entitle_error_t err = NULL;
-    assert_int_equal (entitle_parse_list ("network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
+    assert_int_equal (entitle_parse_list (NULL, "network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
     entitle_ctx_init (&ctx, &test_log, &cfg);
     assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
     entitle_ctx_release (&ctx);
@@ -810,7 +810,7 @@ test_entitle_rewrite_adds_hooks (void **state)
     cleanup_entitle_set struct entitle_set_s set = { 0 };
     struct entitle_ctx_s ctx;
     entitle_error_t err = NULL;
-    assert_int_equal (entitle_parse_list ("network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
+    assert_int_equal (entitle_parse_list (NULL, "network.egress=10.0.0.0/8:443", "test", &set, &err), 0);
     entitle_ctx_init (&ctx, &test_log, &cfg);
     ctx.cgroup_unmanaged = true;
     assert_int_equal (entitle_compile (&ctx, spec, &set, NULL, &err), 0);
@@ -1037,7 +1037,7 @@ test_entitle_compile_process_drops_caps (void **state)
   (void)state;
   no_config (&cfg);
   entitle_ctx_init (&ctx, &test_log, &cfg);
-  assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
+  assert_int_equal (entitle_parse_list (NULL, "network.none", "test", &set, &err), 0);
   assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
   for (i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
     assert_false (cap_in (process, cap_sets[i], "CAP_NET_BIND_SERVICE"));
@@ -1046,7 +1046,7 @@ test_entitle_compile_process_drops_caps (void **state)
   assert_false (nnp (process));
   entitle_set_free (&set);
 
-  assert_int_equal (entitle_parse_list ("security.confined", "test", &set, &err), 0);
+  assert_int_equal (entitle_parse_list (NULL, "security.confined", "test", &set, &err), 0);
   assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
   assert_true (nnp (process));
 }
@@ -1063,7 +1063,7 @@ test_entitle_compile_process_no_capabilities_object (void **state)
   (void)state;
   no_config (&cfg);
   entitle_ctx_init (&ctx, &test_log, &cfg);
-  assert_int_equal (entitle_parse_list ("network.none", "test", &set, &err), 0);
+  assert_int_equal (entitle_parse_list (NULL, "network.none", "test", &set, &err), 0);
   assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
   /* What the runtime would keep, written down, minus the dropped ones.  */
   assert_non_null (json_get (process, "capabilities"));

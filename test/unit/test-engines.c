@@ -151,7 +151,7 @@ test_engines_every_config_every_entitlement (void **state)
   if (seccomp_api_get () < 3)
     assert_int_equal (seccomp_api_set (3), 0);
   config_from (&cfg, "{\"grant\": [\"*\", \"network.host\", \"security.insecure\"]}");
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   while ((e = readdir (d)) != NULL)
     {
       if (!is_config (e->d_name))

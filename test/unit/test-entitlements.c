@@ -43,7 +43,7 @@ static void
 parse_list_ok (const char *list, struct entitle_set_s *set)
 {
   entitle_error_t err = NULL;
-  int ret = entitle_parse_list (list, "test", set, &err);
+  int ret = entitle_parse_list (NULL, list, "test", set, &err);
 
   if (ret < 0)
     fail_msg ("entitle_parse_list `%s`: %s", list, err->msg);
@@ -57,7 +57,7 @@ parse_list_fails (const char *list)
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   entitle_error_t err = NULL;
   char *msg;
-  int ret = entitle_parse_list (list, "test", &set, &err);
+  int ret = entitle_parse_list (NULL, list, "test", &set, &err);
 
   if (ret >= 0)
     fail_msg ("entitle_parse_list `%s` accepted", list);
@@ -73,7 +73,7 @@ parse_one_fails (const char *s)
   struct entitle_request_s req = { 0 };
   entitle_error_t err = NULL;
   char *msg;
-  int ret = entitle_parse_one (s, strlen (s), &req, &err);
+  int ret = entitle_parse_one (NULL, s, strlen (s), &req, &err);
 
   if (ret >= 0)
     fail_msg ("entitle_parse_one `%s` accepted", s);
@@ -146,7 +146,7 @@ static const char *
 sample_value (const char *name)
 {
   static char buf[128];
-  const struct entitle_entry_s *e = entitle_catalogue_find (name, strlen (name));
+  const struct entitle_entry_s *e = entitle_catalogue_find (NULL, name, strlen (name));
 
   snprintf (buf, sizeof (buf), "=%s", e->value->example);
   return buf;
@@ -161,7 +161,7 @@ granted (const char *cfg_json, const char *entitlement)
   bool r;
 
   config_from (&cfg, cfg_json);
-  assert_int_equal (entitle_parse_one (entitlement, strlen (entitlement), &req, &err), 0);
+  assert_int_equal (entitle_parse_one (NULL, entitlement, strlen (entitlement), &req, &err), 0);
   r = entitle_granted (&cfg, &req);
   free (req.value);
   entitle_config_free (&cfg);
@@ -192,7 +192,7 @@ test_entitle_catalogue_rows_sorted (void **state)
   size_t n, i;
 
   (void)state;
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   assert_non_null (rows);
   assert_true (n >= 20);
   for (i = 1; i < n; i++)
@@ -207,24 +207,24 @@ test_entitle_catalogue_find_every_row (void **state)
   size_t n, i;
 
   (void)state;
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     {
       char buf[128];
 
-      assert_ptr_equal (entitle_catalogue_find (rows[i].name, strlen (rows[i].name)), &rows[i]);
+      assert_ptr_equal (entitle_catalogue_find (NULL, rows[i].name, strlen (rows[i].name)), &rows[i]);
       /* Only @len bytes are the name: "name=value" finds the row too.  */
       snprintf (buf, sizeof (buf), "%s=10.0.0.0/8", rows[i].name);
-      assert_ptr_equal (entitle_catalogue_find (buf, strlen (rows[i].name)), &rows[i]);
+      assert_ptr_equal (entitle_catalogue_find (NULL, buf, strlen (rows[i].name)), &rows[i]);
       /* A prefix of a name or a longer name is another name.  */
-      assert_null (entitle_catalogue_find (rows[i].name, strlen (rows[i].name) - 1));
+      assert_null (entitle_catalogue_find (NULL, rows[i].name, strlen (rows[i].name) - 1));
       snprintf (buf, sizeof (buf), "%sx", rows[i].name);
-      assert_null (entitle_catalogue_find (buf, strlen (buf)));
+      assert_null (entitle_catalogue_find (NULL, buf, strlen (buf)));
     }
-  assert_null (entitle_catalogue_find ("network", 7));
-  assert_null (entitle_catalogue_find ("a", 1));
-  assert_null (entitle_catalogue_find ("zzz.zzz", 7));
-  assert_null (entitle_catalogue_find ("", 0));
+  assert_null (entitle_catalogue_find (NULL, "network", 7));
+  assert_null (entitle_catalogue_find (NULL, "a", 1));
+  assert_null (entitle_catalogue_find (NULL, "zzz.zzz", 7));
+  assert_null (entitle_catalogue_find (NULL, "", 0));
 }
 
 /* A row has every part that another of its parts needs: adding a row
@@ -267,7 +267,7 @@ row_complete (const struct entitle_entry_s *r)
     fail_msg ("`%s`: effect bits %#x have no text in entitle_fx_texts", r->name, r->fx & ~described);
   /* What it contradicts exists.  */
   for (const char *const *c = r->contradicts; c && *c; c++)
-    if (entitle_catalogue_find (*c, strlen (*c)) == NULL)
+    if (entitle_catalogue_find (NULL, *c, strlen (*c)) == NULL)
       fail_msg ("`%s` contradicts `%s`, which is not in the catalogue", r->name, *c);
 }
 
@@ -278,7 +278,7 @@ test_entitle_catalogue_rows_consistent (void **state)
   size_t n, i, k;
 
   (void)state;
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     {
       const struct entitle_entry_s *r = &rows[i];
@@ -299,21 +299,21 @@ test_entitle_catalogue_rows_consistent (void **state)
           assert_int_not_equal (rows[k].rung, r->rung);
       /* Every row parses back to itself.  */
       snprintf (buf, sizeof (buf), "%s%s", r->name, r->value ? sample_value (r->name) : "");
-      assert_int_equal (entitle_parse_one (buf, strlen (buf), &req, &err), 0);
+      assert_int_equal (entitle_parse_one (NULL, buf, strlen (buf), &req, &err), 0);
       assert_ptr_equal (req.entry, r);
       free (req.value);
     }
   /* Exact grants: BuildKit's two names.  */
-  assert_true (entitle_catalogue_find ("network.host", 12)->exact_grant);
-  assert_true (entitle_catalogue_find ("security.insecure", 17)->exact_grant);
-  assert_false (entitle_catalogue_find ("network.admin", 13)->exact_grant);
+  assert_true (entitle_catalogue_find (NULL, "network.host", 12)->exact_grant);
+  assert_true (entitle_catalogue_find (NULL, "security.insecure", 17)->exact_grant);
+  assert_false (entitle_catalogue_find (NULL, "network.admin", 13)->exact_grant);
   /* Ladders read narrow to wide.  */
-  assert_true (entitle_catalogue_find ("network.none", 12)->rung
-               < entitle_catalogue_find ("network.user", 12)->rung);
-  assert_true (entitle_catalogue_find ("network.admin", 13)->rung
-               < entitle_catalogue_find ("network.host", 12)->rung);
-  assert_true (entitle_catalogue_find ("security.confined", 17)->rung
-               < entitle_catalogue_find ("security.view", 13)->rung);
+  assert_true (entitle_catalogue_find (NULL, "network.none", 12)->rung
+               < entitle_catalogue_find (NULL, "network.user", 12)->rung);
+  assert_true (entitle_catalogue_find (NULL, "network.admin", 13)->rung
+               < entitle_catalogue_find (NULL, "network.host", 12)->rung);
+  assert_true (entitle_catalogue_find (NULL, "security.confined", 17)->rung
+               < entitle_catalogue_find (NULL, "security.view", 13)->rung);
 }
 
 static void
@@ -352,7 +352,7 @@ test_entitle_parse_one_splits_on_first_equal (void **state)
       entitle_error_t err = NULL;
       char *f;
 
-      if (entitle_parse_one (cases[i].in, strlen (cases[i].in), &req, &err) < 0)
+      if (entitle_parse_one (NULL, cases[i].in, strlen (cases[i].in), &req, &err) < 0)
         fail_msg ("`%s`: %s", cases[i].in, err->msg);
       assert_string_equal (req.entry->name, cases[i].name);
       if (cases[i].value)
@@ -374,9 +374,9 @@ test_entitle_parse_one_uses_len (void **state)
 
   (void)state;
   /* Only 12 bytes: "network.none", the rest is another entitlement.  */
-  assert_int_equal (entitle_parse_one ("network.none,security.confined", 12, &req, &err), 0);
+  assert_int_equal (entitle_parse_one (NULL, "network.none,security.confined", 12, &req, &err), 0);
   assert_string_equal (req.entry->name, "network.none");
-  assert_int_equal (entitle_parse_one ("network.egress=1.2.3.4/32,x", 25, &req, &err), 0);
+  assert_int_equal (entitle_parse_one (NULL, "network.egress=1.2.3.4/32,x", 25, &req, &err), 0);
   assert_string_equal (req.value, "1.2.3.4/32");
   free (req.value);
 }
@@ -713,17 +713,17 @@ test_entitle_parse_strv_whitespace_separates (void **state)
   entitle_error_t err = NULL;
 
   (void)state;
-  assert_int_equal (entitle_parse_strv (list, "`defaults`", &set, &err), 0);
+  assert_int_equal (entitle_parse_strv (NULL, list, "`defaults`", &set, &err), 0);
   assert_int_equal (set.n, 3);
   assert_true (entitle_set_has (&set, "network.user"));
   assert_true (entitle_set_has (&set, "security.confined"));
   assert_true (entitle_set_has (&set, "host.processes.none"));
   entitle_set_free (&set);
-  assert_true (entitle_parse_strv (empty, "`require`", &set, &err) < 0);
+  assert_true (entitle_parse_strv (NULL, empty, "`require`", &set, &err) < 0);
   assert_contains (err->msg, "empty entitlement in `require`");
   entitle_error_release (&err);
   entitle_set_free (&set);
-  assert_true (entitle_parse_strv (conflict, "`require`", &set, &err) < 0);
+  assert_true (entitle_parse_strv (NULL, conflict, "`require`", &set, &err) < 0);
   assert_contains (err->msg, "network.none");
   assert_contains (err->msg, "network.user");
   entitle_error_release (&err);
@@ -756,11 +756,11 @@ test_entitle_parse_strv_sources (void **state)
   entitle_error_t err = NULL;
 
   (void)state;
-  assert_int_equal (entitle_parse_strv (list, "`defaults`", &set, &err), 0);
+  assert_int_equal (entitle_parse_strv (NULL, list, "`defaults`", &set, &err), 0);
   assert_int_equal (set.n, 2);
   assert_string_equal (set.items[0].entry->name, "network.user");
   entitle_set_free (&set);
-  assert_true (entitle_parse_strv (bad, "`defaults`", &set, &err) < 0);
+  assert_true (entitle_parse_strv (NULL, bad, "`defaults`", &set, &err) < 0);
   assert_contains (err->msg, "network.user");
   assert_contains (err->msg, "network.none");
   assert_contains (err->msg, "`defaults`");
@@ -897,7 +897,7 @@ test_entitle_granted_star_alone (void **state)
   size_t n, i;
 
   (void)state;
-  rows = entitle_catalogue_rows (&n);
+  rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     {
       char buf[128];
@@ -1273,7 +1273,7 @@ test_entitle_parse_one_values (void **state)
     {
       struct entitle_request_s req = { 0 };
       entitle_error_t err = NULL;
-      int ret = entitle_parse_one (cases[i].text, strlen (cases[i].text), &req, &err);
+      int ret = entitle_parse_one (NULL, cases[i].text, strlen (cases[i].text), &req, &err);
 
       if ((ret == 0) != cases[i].ok)
         fail_msg ("`%s`: expected %s", cases[i].text, cases[i].ok ? "success" : "a refusal");

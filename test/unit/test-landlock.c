@@ -82,7 +82,7 @@ static void
 set_of (const char *list, struct entitle_set_s *set)
 {
   entitle_error_t err = NULL;
-  if (entitle_parse_list (list, "test", set, &err) < 0)
+  if (entitle_parse_list (NULL, list, "test", set, &err) < 0)
     fail_msg ("%s: %s", list, err->msg);
 }
 

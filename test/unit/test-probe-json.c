@@ -248,7 +248,7 @@ needed (const char *list)
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   entitle_error_t err = NULL;
 
-  if (entitle_parse_list (list, "test", &set, &err) < 0)
+  if (entitle_parse_list (NULL, list, "test", &set, &err) < 0)
     fail_msg ("%s: %s", list, err->msg);
   return entitle_bpf_needed (&set);
 }
@@ -284,7 +284,7 @@ plan_of (const char *list, const char *spec_text, struct entitle_bpf_plan_s *pla
   entitle_error_t err = NULL;
   int ret;
 
-  if (entitle_parse_list (list, "test", &set, &err) < 0)
+  if (entitle_parse_list (NULL, list, "test", &set, &err) < 0)
     fail_msg ("%s: %s", list, err->msg);
   ret = entitle_bpf_plan (plan, &set, spec, &err);
   if (ret < 0)
@@ -404,7 +404,7 @@ static void
 test_probe_cg_tables_agree (void **state)
 {
   size_t i, j, n, nfx;
-  const struct entitle_entry_s *rows = entitle_catalogue_rows (&n);
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
   const struct entitle_fx_text_s *fx = entitle_fx_texts (&nfx);
   unsigned covered = 0, bit, with_program = 0;
   int a;

@@ -169,7 +169,7 @@ fix_is (const char *text, const char *applied, const char *id, const char *fix)
   entitle_error_t err = NULL;
 
   if (applied)
-    assert_int_equal (entitle_parse_list (applied, "test", &set, &err), 0);
+    assert_int_equal (entitle_parse_list (NULL, applied, "test", &set, &err), 0);
   assert_int_equal (entitle_score (spec, applied ? &set : NULL, &s, &err), 0);
   assert_string_equal (item (&s, id)->fix, fix);
 }

@@ -269,7 +269,7 @@ load_filter (const char *list, struct entitle_seccomp_policy *p)
   entitle_error_t err = NULL;
   int fd;
 
-  if (entitle_parse_list (list, "test", &set, &err) < 0)
+  if (entitle_parse_list (NULL, list, "test", &set, &err) < 0)
     fail_msg ("%s: %s", list, err->msg);
   entitle_layers_seccomp_policy (&set, p);
   fd = entitle_seccomp_ebpf_load (&fake_kernel, p, &err);
@@ -618,6 +618,7 @@ test_inspect_classic_filters (void **state)
   struct classic_rule rules[] = { { "ptrace", 0, NULL }, { "socket", 0, NULL } };
   struct entitle_seccomp_filter_s *f = NULL;
   entitle_error_t err = NULL;
+  struct entitle_disasm_s d;
   cleanup_free char *text = NULL;
   size_t n = 0, len = 0;
   FILE *out;
@@ -625,41 +626,48 @@ test_inspect_classic_filters (void **state)
 
   (void)state;
   pid = filtered_child (rules, 2);
-  if (entitle_seccomp_filters_read (&entitle_kernel, pid, false, &f, &n, &err) < 0)
+  if (entitle_seccomp_read_filters (&entitle_kernel, pid, false, &f, &n, &err) < 0)
     fail_msg ("%s", err->msg);
   assert_int_equal (n, 2);
   for (size_t i = 0; i < n; i++)
     {
       const struct classic_rule *r = &rules[i];
       assert_int_equal (f[i].n * sizeof (struct sock_filter), r->len);
+      assert_int_equal (f[i].kind, ENTITLE_FILTER_CLASSIC);
       assert_memory_equal (f[i].insns, r->bpf, r->len);
-      assert_int_equal (f[i].ebpf_fd, -1);
     }
   assert_int_equal (tracer_of (pid), 0);
   out = open_memstream (&text, &len);
-  entitle_seccomp_disassemble (out, f[0].insns, f[0].n);
+  entitle_disasm_start (&d, f[0].insns, f[0].n);
+  for (size_t i = 0; i < f[0].n; i++)
+    {
+      char line[160];
+      entitle_disasm (&d, i, line, sizeof (line));
+      fprintf (out, "%zu: %s\n", i, line);
+    }
+  entitle_disasm_end (&d);
   fclose (out);
-  assert_contains (text, "ld [4]                           arch\n");
-  assert_contains (text, "ld [0]                           nr\n");
-  assert_contains (text, "ERRNO(1)\n");
-  assert_contains (text, "ALLOW\n");
+  assert_contains (text, "0: ld [4] ; arch\n");
+  assert_contains (text, ": ld [0] ; nr\n");
+  assert_contains (text, " ; ERRNO(EPERM)\n");
+  assert_contains (text, " ; ALLOW\n");
   if (seccomp_arch_native () == SCMP_ARCH_X86_64)
     {
-      assert_contains (text, "jeq #0xc000003e, 2, ");
-      assert_contains (text, "x86_64\n");
+      assert_contains (text, "1: jeq #0xc000003e, 2, ");
+      assert_contains (text, " ; x86_64\n");
+      assert_contains (text, " ; x86\n");
       assert_contains (text, "jeq #0x65, "); /* 101, x86_64's ptrace */
       assert_contains (text, "jeq #0x1a, "); /* 26, x86's */
       assert_null (strstr (text, "msync"));
-      assert_contains (text, "x86\n");
     }
   {
     /* Every syscall named is the filter's own.  */
     const char *p = text;
     size_t named = 0;
-    while ((p = strstr (p, " ptrace\n")) != NULL)
+    while ((p = strstr (p, "; ptrace\n")) != NULL)
       named++, p++;
     assert_int_equal (named, seccomp_arch_native () == SCMP_ARCH_X86_64 ? 2 : 1);
-    assert_null (strstr (text, " socket\n"));
+    assert_null (strstr (text, "; socket\n"));
   }
   entitle_seccomp_filters_free (f, n);
   end_child (pid, rules, 2);
@@ -677,21 +685,21 @@ test_inspect_no_filter_and_no_process (void **state)
 
   (void)state;
   pid = filtered_child (NULL, 0);
-  assert_int_equal (entitle_seccomp_filters_read (&entitle_kernel, pid, false, &f, &n, &err), 0);
+  assert_int_equal (entitle_seccomp_read_filters (&entitle_kernel, pid, false, &f, &n, &err), 0);
   assert_int_equal (n, 0);
   entitle_seccomp_filters_free (f, n);
   end_child (pid, NULL, 0);
-  assert_true (entitle_seccomp_filters_read (&entitle_kernel, pid, false, &f, &n, &err) < 0);
+  assert_true (entitle_seccomp_read_filters (&entitle_kernel, pid, false, &f, &n, &err) < 0);
   assert_int_equal (err->status, ESRCH);
   assert_null (strchr (err->msg, '\n'));
-  assert_contains (err->msg, "inspect: attach to process");
+  assert_contains (err->msg, "trace process");
   entitle_error_release (&err);
 }
 
 /* On a kernel with eBPF seccomp, the chain holds the helper's eBPF filter
    (the most recent) after the process's classic ones: read back with
    the seed's request, as entitle's, with its decisions.  Where the
-   kernel has no eBPF seccomp, such a filter is named unreadable.  */
+   kernel has no eBPF seccomp, such a filter is there, unread.  */
 static void
 test_inspect_ebpf_filter_fake_kernel (void **state)
 {
@@ -713,21 +721,23 @@ test_inspect_ebpf_filter_fake_kernel (void **state)
   rule.value = fdtext;
   init_seccomp (&plan);
   pid = filtered_child (rules, 1);
-  if (entitle_seccomp_filters_read (&fake_kernel, pid, true, &f, &n, &err) < 0)
+  if (entitle_seccomp_read_filters (&fake_kernel, pid, true, &f, &n, &err) < 0)
     fail_msg ("%s", err->msg);
   assert_int_equal (n, 2);
+  assert_int_equal (f[1].kind, ENTITLE_FILTER_EBPF);
   assert_null (f[1].insns);
   assert_int_equal (entitle_seccomp_ext_describe (&fake_kernel, f[1].ebpf_fd, &ext, &err), 0);
   assert_int_equal (ext.id, fake_prog_id (fd));
   assert_true (ext.entitle);
   assert_memory_equal (&ext.policy, &p, sizeof (p));
-  assert_non_null (f[0].insns);
+  assert_int_equal (f[0].kind, ENTITLE_FILTER_CLASSIC);
   assert_int_equal (f[0].n * sizeof (struct sock_filter), rules[0].len);
   entitle_seccomp_filters_free (f, n);
-  assert_true (entitle_seccomp_filters_read (&fake_kernel, pid, false, &f, &n, &err) < 0);
-  assert_int_equal (err->status, EMEDIUMTYPE);
-  assert_contains (err->msg, "is not classic, and this kernel has no eBPF seccomp to read it with");
-  entitle_error_release (&err);
+  assert_int_equal (entitle_seccomp_read_filters (&fake_kernel, pid, false, &f, &n, &err), 0);
+  assert_int_equal (n, 2);
+  assert_int_equal (f[1].kind, ENTITLE_FILTER_EBPF);
+  assert_int_equal (f[1].ebpf_fd, -1);
+  entitle_seccomp_filters_free (f, n);
   assert_int_equal (tracer_of (pid), 0);
   end_child (pid, rules, 1);
   close (fd);

@@ -33,6 +33,35 @@ config_from (struct entitle_config_s *cfg, const char *json)
     fail_msg ("entitle_config_parse: %s", err->msg);
 }
 
+#ifdef ENTITLE_TEST_DATADIR
+#include <stdio.h>
+#include <stdlib.h>
+#include "file.h"
+#include "utils.h"
+
+/* The JSON file @name of test/data (found through $ENTITLE_SRCDIR, which
+   distcheck points at the unpacked tarball, else where it was built).  */
+static inline json_t *
+load_test_data (const char *name)
+{
+  const char *srcdir = getenv ("ENTITLE_SRCDIR");
+  cleanup_free char *path = NULL, *buf = NULL;
+  entitle_error_t err = NULL;
+  json_t *spec = NULL;
+  size_t len;
+
+  if (srcdir && *srcdir)
+    assert_true (asprintf (&path, "%s/test/data/%s", srcdir, name) > 0);
+  else
+    assert_true (asprintf (&path, "%s/%s", ENTITLE_TEST_DATADIR, name) > 0);
+  if (entitle_file_read (path, 16 << 20, &buf, &len, &err) < 0)
+    fail_msg ("%s: %s", path, err->msg);
+  if (json_parse (buf, len, &spec, &err) < 0)
+    fail_msg ("%s: %s", path, err->msg);
+  return spec;
+}
+#endif
+
 /* @haystack is not NULL and contains @needle.  */
 static inline void
 assert_contains (const char *haystack, const char *needle)

@@ -36,6 +36,10 @@ command -v git >/dev/null || skip "needs git"
 git -C "$src" cat-file -e "$OLD^{commit}" 2>/dev/null || skip "no commit $OLD in $src (a tarball, or a shallow clone)"
 command -v crun >/dev/null || skip "needs crun"
 command -v busybox >/dev/null || skip "needs busybox-static"
+# OLD pins at the default place: a build configured --with-bpf-pins
+# elsewhere would never meet its pins.
+[ "${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}" = /sys/fs/bpf/entitle ] ||
+  skip "this build pins at $ENTITLE_BPF_PINS, $OLD at /sys/fs/bpf/entitle (configure without --with-bpf-pins)"
 
 W=$(mktemp -d /tmp/entitle-upgrade.XXXXXX)
 trap 'rm -rf "$W"' EXIT
@@ -59,7 +63,16 @@ ln -s busybox "$W/rootfs/bin/sleep"
 cp "$probe" "$W/rootfs/probe"
 NETNS="entitle-upgrade-$$"
 ip netns add "$NETNS"
-trap 'ip netns delete "$NETNS" 2>/dev/null; rm -rf "$W"' EXIT
+# On a failure the containers go too (the crun one ends with its shell).
+cleanup() {
+  local id
+  for id in up-runc up-new; do
+    runc --root "$W/runc-root" delete -f "$id" >/dev/null 2>&1 || true
+  done
+  ip netns delete "$NETNS" 2>/dev/null
+  rm -rf "$W"
+}
+trap cleanup EXIT
 ip -n "$NETNS" link set lo up
 ip -n "$NETNS" addr add 10.200.0.1/32 dev lo
 ip -n "$NETNS" addr add 10.200.0.2/32 dev lo
@@ -122,6 +135,9 @@ mkfifo "$W/crun-go"
   ' >"$W/crun-out" 2>&1
 ) &
 crun_pid=$!
+# A check that fails before the go still lets the crun shell delete its
+# container.
+trap '[ -p "$W/crun-go" ] && timeout 10 sh -c "echo go >$W/crun-go"; wait' EXIT
 for _ in $(seq 100); do [ "$(wc -l <"$W/crun-out" 2>/dev/null || echo 0)" -ge 2 ] && break; sleep 0.1; done
 check "old build, crun: started" started "$(sed -n 1p "$W/crun-out")"
 check "old build, crun: an unlisted address" EPERM "$(sed -n 2p "$W/crun-out")"
@@ -135,6 +151,7 @@ check "new build, a new container: an unlisted address" EPERM "$(runc_e exec up-
 check "the new build's pins replaced the old's" "" "$(ls /sys/fs/bpf/entitle | grep -x 'entitle_owners\|entitle_egress4' || true)"
 
 echo go >"$W/crun-go"
+rm "$W/crun-go"
 wait "$crun_pid" || true
 check "new build, crun container of the old: an unlisted address" EPERM "$(sed -n 3p "$W/crun-out")"
 check "new build, crun container of the old: the listed one" ECONNREFUSED "$(sed -n 4p "$W/crun-out")"

@@ -37,6 +37,9 @@
      module [init|finit|delete]  a module call that can load nothing
      reboot               reboot(2) with a bad magic number
      read PATH            open PATH and read 1 byte ("empty" at end of file)
+     close FD             close(FD) of a descriptor that is not open (EBADF
+                          when nothing but the kernel answers)
+     sched_yield          sched_yield(2)
 
    Attacks (issue 10).  FAMILY is one of the socket families above, or
    vsock.  Attempts that seccomp may answer by killing run in a child:
@@ -536,6 +539,19 @@ do_personality (int argc, char **argv)
   if (argc != 1)
     return usage ();
   return report (syscall (SYS_personality, strtoul (argv[0], NULL, 16)));
+}
+
+/* The raw call: libc's close() must not decide anything.  */
+static int
+do_close (const char *fd)
+{
+  return report (syscall (SYS_close, strtol (fd, NULL, 10)));
+}
+
+static int
+do_sched_yield (void)
+{
+  return report (syscall (SYS_sched_yield));
 }
 
 static int
@@ -1380,6 +1396,10 @@ main (int argc, char **argv)
     return do_userfaultfd ();
   if (strcmp (cmd, "personality") == 0)
     return do_personality (argc, argv);
+  if (strcmp (cmd, "close") == 0 && argc == 1)
+    return do_close (argv[0]);
+  if (strcmp (cmd, "sched_yield") == 0)
+    return do_sched_yield ();
   if (strcmp (cmd, "mempolicy") == 0)
     return do_mempolicy ();
   if (strcmp (cmd, "kcmp") == 0)

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "admin-config.h"
+#include "bpf-read.h"
+#include "cgroup-record.h"
+#include "commands.h"
+#include "file.h"
+#include "observe.h"
+#include "propose.h"
+#include "request.h"
+#include "seccomp-notify.h"
+#include "utils.h"
+
+/* entitle learn -b DIR [--duration S] [--json] [--write]: run the bundle's
+   container once through the wrapped runtime, with the engine's config as
+   given and only logging added (lib/compile/observe.h), then propose the
+   narrowest entitlements that let it do what it did, each with a line of
+   evidence (lib/compile/propose.h); --write puts them in the bundle's
+   io.entitle.entitlements, atomically, as create writes config.json.  */
+
+#define DEFAULT_SECONDS 10
+#define KILL_GRACE_MS   10000 /* after the kill, for the runtime to end */
+
+struct learn_opts
+{
+  const char *bundle;
+  double seconds;
+  bool json, write;
+};
+
+struct run_s
+{
+  char dir[64];   /* the scratch directory */
+  char id[64];    /* the container's id */
+  int status;     /* the runtime's exit status */
+  bool timed_out; /* still running after the duration: killed */
+  double seconds; /* how long it ran */
+};
+
+static int
+parse_opts (struct shim_s *s, struct learn_opts *o, entitle_error_t *err)
+{
+  int i;
+
+  o->seconds = DEFAULT_SECONDS;
+  for (i = s->args.command_index + 1; i < s->argc; i++)
+    {
+      const char *a = s->argv[i];
+      char *end;
+
+      if (strcmp (a, "--json") == 0 || strcmp (a, "--write") == 0)
+        *(a[2] == 'j' ? &o->json : &o->write) = true;
+      else if ((strcmp (a, "-b") == 0 || strcmp (a, "--bundle") == 0) && i + 1 < s->argc)
+        o->bundle = s->argv[++i];
+      else if (strcmp (a, "--duration") == 0 && i + 1 < s->argc)
+        {
+          o->seconds = strtod (s->argv[++i], &end);
+          if (*end != '\0' || o->seconds <= 0 || o->seconds > 86400)
+            return entitle_make_error (err, EINVAL, "learn: `--duration` needs seconds, more than 0");
+        }
+      else
+        return entitle_make_error (err, EINVAL, "learn: unknown argument `%s`", a);
+    }
+  if (o->bundle == NULL)
+    o->bundle = ".";
+  return 0;
+}
+
+static int
+remove_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  remove (path);
+  return 0;
+}
+
+/* The hook that attaches the counting programs: the same admin config,
+   so that it records the container where entitle why and learn look.  */
+static json_t *
+learn_hook (struct shim_s *s, const char *root)
+{
+  json_t *hook = json_new (JSON_OBJECT), *args = json_new (JSON_ARRAY);
+  const char *a[] = { "entitle-hook", "createRuntime", "--learn", "--root", root, "--config",
+                      entitle_config_arg (s->ctx->config) };
+  char buf[PATH_MAX];
+  size_t i;
+
+  for (i = 0; i < sizeof (a) / sizeof (a[0]); i++)
+    json_push (args, json_new_string (a[i]));
+  json_set (hook, "path", json_new_string (entitle_config_hook (s->ctx->config, buf, sizeof (buf))));
+  json_set (hook, "args", args);
+  return hook;
+}
+
+/* The scratch bundle: the engine's config, observed.  */
+static int
+write_bundle (struct shim_s *s, const struct learn_opts *o, const json_t *engine, struct run_s *r,
+              entitle_error_t *err)
+{
+  cleanup_json json_t *spec = json_clone (engine);
+  cleanup_free char *bundle = realpath (o->bundle, NULL), *out = NULL, *path = NULL, *sock = NULL, *root = NULL;
+  cleanup_close int fd = -1;
+  size_t len;
+  int ret;
+
+  if (bundle == NULL)
+    return entitle_make_sys_error (err, "learn: bundle `%s`", o->bundle);
+  if (asprintf (&path, "%s/bundle", r->dir) < 0 || asprintf (&sock, "%s/notify.sock", r->dir) < 0
+      || asprintf (&root, "%s/root", r->dir) < 0)
+    abort ();
+  entitle_observe_config (spec, bundle, sock, learn_hook (s, root));
+  ret = json_generate_compact (spec, &out, &len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (mkdir (path, 0700) < 0 || mkdir (root, 0700) < 0)
+    return entitle_make_sys_error (err, "learn: mkdir in `%s`", r->dir);
+  free (path);
+  if (asprintf (&path, "%s/bundle/config.json", r->dir) < 0)
+    abort ();
+  fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0 || entitle_write_all (fd, out, len) < 0)
+    return entitle_make_sys_error (err, "learn: write `%s`", path);
+  return 0;
+}
+
+/* runtime --root DIR/root ARGS... in a child; its stdout goes to our
+   stderr, so that ours holds only the proposal.  */
+static pid_t
+spawn_runtime (struct shim_s *s, const struct run_s *r, const char *const *args)
+{
+  char root[96], bundle[96];
+  const char *argv[12] = { s->runtime, "--root", root };
+  size_t n = 3;
+  pid_t pid;
+
+  snprintf (root, sizeof (root), "%s/root", r->dir);
+  snprintf (bundle, sizeof (bundle), "%s/bundle", r->dir);
+  for (; *args && n < 10; args++)
+    argv[n++] = strcmp (*args, "BUNDLE") == 0 ? bundle : *args;
+  argv[n] = NULL;
+  if ((pid = fork ()) == 0)
+    {
+      int null = open ("/dev/null", O_RDONLY | O_CLOEXEC);
+      dup2 (null, STDIN_FILENO);
+      dup2 (STDERR_FILENO, STDOUT_FILENO);
+      execv (s->runtime, (char *const *)argv);
+      _exit (127);
+    }
+  return pid;
+}
+
+static void
+runtime_quietly (struct shim_s *s, const struct run_s *r, const char *const *args)
+{
+  pid_t pid = spawn_runtime (s, r, args);
+  if (pid > 0)
+    waitpid (pid, NULL, 0);
+}
+
+static double
+now_s (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Run the container, answering the seccomp listener, for the duration at
+   most; then kill it.  */
+static int
+run (struct shim_s *s, const struct learn_opts *o, struct run_s *r, struct entitle_notify_s *l, entitle_error_t *err)
+{
+  const char *run_args[] = { "run", "-b", "BUNDLE", r->id, NULL };
+  const char *kill_args[] = { "kill", r->id, "KILL", NULL };
+  const char *delete_args[] = { "delete", "-f", r->id, NULL };
+  double start = now_s ();
+  pid_t pid = spawn_runtime (s, r, run_args);
+  cleanup_close int pidfd = -1;
+  int ret;
+
+  if (pid < 0)
+    return entitle_make_sys_error (err, "learn: fork");
+  if ((pidfd = (int)syscall (SYS_pidfd_open, pid, 0)) < 0)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      return entitle_make_sys_error (err, "learn: pidfd_open");
+    }
+  ret = entitle_notify_serve (l, pidfd, (int)(o->seconds * 1000), err);
+  if (ret == 0)
+    {
+      r->timed_out = true;
+      runtime_quietly (s, r, kill_args);
+      ret = entitle_notify_serve (l, pidfd, KILL_GRACE_MS, err);
+      if (ret == 0)
+        kill (pid, SIGKILL);
+    }
+  waitpid (pid, &r->status, 0);
+  r->seconds = now_s () - start;
+  runtime_quietly (s, r, delete_args);
+  return ret < 0 ? ret : 0;
+}
+
+/* What the counting programs recorded for the run's cgroup.  */
+static int
+recorded_uses (struct shim_s *s, const struct run_s *r, struct entitle_event **uses, size_t *n,
+               entitle_error_t *err)
+{
+  char root[96];
+  size_t n_rec = 0, n_all = 0, i, k;
+  struct entitle_cgroup_record_s *rec;
+  struct entitle_event *all = NULL;
+  int ret;
+
+  snprintf (root, sizeof (root), "%s/root", r->dir);
+  rec = entitle_cgroup_record_find (s->ctx->config->state_dir, root, r->id, &n_rec);
+  *uses = NULL;
+  *n = 0;
+  if (n_rec == 0)
+    {
+      free (rec);
+      return entitle_make_error (err, EIO, "learn: entitle-hook did not record the run (did the container start?)");
+    }
+  ret = entitle_store_read (&all, &n_all, err);
+  for (i = k = 0; ret == 0 && i < n_all; i++)
+    if (all[i].cgroup == rec[0].cgroup_id && all[i].rule == 0)
+      all[k++] = all[i];
+  *uses = all;
+  *n = k;
+  for (i = 0; i < n_rec; i++)
+    entitle_cgroup_record_free (&rec[i]);
+  free (rec);
+  return ret;
+}
+
+static unsigned
+unprivileged_port (void)
+{
+  cleanup_free char *buf = NULL;
+  entitle_error_t err = NULL;
+  size_t len;
+
+  if (entitle_file_read ("/proc/sys/net/ipv4/ip_unprivileged_port_start", 64, &buf, &len, &err) < 0)
+    {
+      entitle_error_release (&err);
+      return 1024;
+    }
+  return (unsigned)strtoul (buf, NULL, 10);
+}
+
+/* The config's linux.sysctl keys: the runtime writes them, not the
+   workload.  */
+static char **
+sysctl_keys (const json_t *spec)
+{
+  const json_t *sys = json_get (json_get (spec, "linux"), "sysctl");
+  size_t i, n = sys && sys->type == JSON_OBJECT ? sys->n : 0;
+  char **keys = calloc (n + 1, sizeof (char *));
+
+  if (keys == NULL)
+    abort ();
+  for (i = 0; i < n; i++)
+    keys[i] = entitle_xstrdup (sys->keys[i]);
+  return keys;
+}
+
+/* What this host could not show the run, beyond what the proposal says.  */
+static void
+host_notes (struct shim_s *s, struct entitle_proposal_s *p)
+{
+  struct entitle_probe_s probe;
+  entitle_error_t err = NULL;
+  char line[256];
+
+  if (shim_probe (s->ctx, &probe, &err) < 0)
+    {
+      snprintf (line, sizeof (line), "capabilities: not observed (the host was not probed: %s)", err->msg);
+      entitle_error_release (&err);
+    }
+  else if (!probe.bpf_lsm)
+    snprintf (line, sizeof (line), "capabilities: not observed: BPF LSM `capable` does not run on this kernel (%s)",
+              *probe.bpf_lsm_error ? probe.bpf_lsm_error : "refused");
+  else
+    snprintf (line, sizeof (line), "capabilities: not observed (entitle learn watches them with no program yet)");
+  entitle_proposal_note (p, line);
+}
+
+static int
+print (const struct entitle_proposal_s *p, const struct run_s *r, bool json, entitle_error_t *err)
+{
+  cleanup_free char *list = entitle_proposal_list (p);
+  cleanup_json json_t *doc = json_new (JSON_OBJECT);
+  json_t *items = json_get_or_add (doc, "proposal", JSON_ARRAY), *notes, *run;
+  size_t i;
+
+  if (!json)
+    {
+      printf ("entitlements: %s\n", list);
+      for (i = 0; i < p->n; i++)
+        printf ("  %s: %s\n", p->items[i].entitlement, p->items[i].evidence);
+      printf ("not observed:\n");
+      for (i = 0; p->not_observed && p->not_observed[i]; i++)
+        printf ("  %s\n", p->not_observed[i]);
+      printf ("the run: %.1f s, %s\n", r->seconds, r->timed_out ? "stopped at the duration" : "ended on its own");
+      return 0;
+    }
+  json_set (doc, "entitlements", json_new_string (list));
+  for (i = 0; i < p->n; i++)
+    {
+      json_t *o = json_new (JSON_OBJECT);
+      json_set (o, "entitlement", json_new_string (p->items[i].entitlement));
+      json_set (o, "evidence", json_new_string (p->items[i].evidence));
+      json_push (items, o);
+    }
+  notes = json_get_or_add (doc, "not_observed", JSON_ARRAY);
+  for (i = 0; p->not_observed && p->not_observed[i]; i++)
+    json_push (notes, json_new_string (p->not_observed[i]));
+  run = json_get_or_add (doc, "run", JSON_OBJECT);
+  json_set (run, "seconds", json_new_uint ((unsigned long long)(r->seconds + 0.5)));
+  json_set (run, "timed_out", json_new_bool (r->timed_out));
+  return shim_print_json (doc, err);
+}
+
+/* --write: the proposal into the bundle's annotation, as create writes
+   config.json (atomic; mode and owner kept).  */
+static int
+write_annotation (const char *path, const struct entitle_proposal_s *p, entitle_error_t *err)
+{
+  cleanup_free char *raw = NULL, *out = NULL, *list = entitle_proposal_list (p);
+  cleanup_json json_t *spec = NULL;
+  size_t len;
+  int ret = shim_load_json (path, &raw, &len, &spec, err);
+
+  if (ret == 0 && spec->type != JSON_OBJECT)
+    ret = entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  json_set (json_get_or_add (spec, "annotations", JSON_OBJECT), ENTITLE_ANNOTATION, json_new_string (list));
+  ret = json_generate_compact (spec, &out, &len, err);
+  if (ret == 0)
+    ret = entitle_file_write_atomic (path, out, len, err);
+  return ret;
+}
+
+static int
+learn (struct shim_s *s, const struct learn_opts *o, const char *path, const json_t *engine, struct run_s *r,
+       entitle_error_t *err)
+{
+  struct entitle_notify_s l = { .sock = -1 };
+  cleanup_free struct entitle_event *uses = NULL;
+  cleanup_strv char **keys = sysctl_keys (engine);
+  struct entitle_proposal_s p;
+  char sock[96];
+  size_t n_uses = 0;
+  int ret;
+
+  snprintf (sock, sizeof (sock), "%s/notify.sock", r->dir);
+  ret = write_bundle (s, o, engine, r, err);
+  if (ret == 0)
+    ret = entitle_notify_listen (&l, sock, err);
+  if (ret == 0)
+    ret = run (s, o, r, &l, err);
+  if (ret == 0)
+    ret = recorded_uses (s, r, &uses, &n_uses, err);
+  if (ret == 0)
+    {
+      struct entitle_observed_s obs = { .events = uses,
+                                        .n_events = n_uses,
+                                        .syscalls = l.uses,
+                                        .n_syscalls = l.n_uses,
+                                        .syscalls_seen = l.connected,
+                                        .sysctl_keys = keys,
+                                        .unprivileged_port = unprivileged_port () };
+      entitle_propose (&obs, &p);
+      host_notes (s, &p);
+      ret = print (&p, r, o->json, err);
+      if (ret == 0 && o->write)
+        ret = write_annotation (path, &p, err);
+      entitle_proposal_free (&p);
+    }
+  entitle_notify_close (&l);
+  return ret;
+}
+
+int
+shim_learn (struct shim_s *s, entitle_error_t *err)
+{
+  struct learn_opts o = { 0 };
+  struct run_s r = { 0 };
+  cleanup_free char *runtime = NULL, *path = NULL, *raw = NULL;
+  cleanup_json json_t *engine = NULL;
+  size_t len;
+  int ret;
+
+  ret = parse_opts (s, &o, err);
+  if (ret == 0)
+    ret = shim_find_runtime (s, &runtime, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (asprintf (&path, "%s/config.json", o.bundle) < 0)
+    abort ();
+  ret = shim_load_json (path, &raw, &len, &engine, err);
+  if (ret == 0 && engine->type != JSON_OBJECT)
+    ret = entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  snprintf (r.dir, sizeof (r.dir), "/tmp/entitle-learn-XXXXXX");
+  if (mkdtemp (r.dir) == NULL)
+    return entitle_make_sys_error (err, "learn: mkdtemp");
+  snprintf (r.id, sizeof (r.id), "entitle-learn-%d", (int)getpid ());
+  ret = learn (s, &o, path, engine, &r, err);
+  nftw (r.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  exit (EXIT_SUCCESS);
+}

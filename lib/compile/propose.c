@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catalogue.h"
+#include "propose.h"
+#include "utils.h"
+
+#define MAX_DOMAINS 8
+
+static void
+add (struct entitle_proposal_s *p, const char *entitlement, const char *evidence)
+{
+  if ((p->items = realloc (p->items, (p->n + 1) * sizeof (*p->items))) == NULL)
+    abort ();
+  p->items[p->n].entitlement = entitle_xstrdup (entitlement);
+  p->items[p->n++].evidence = entitle_xstrdup (evidence);
+}
+
+void
+entitle_proposal_note (struct entitle_proposal_s *p, const char *sentence)
+{
+  size_t n = 0;
+  while (p->not_observed && p->not_observed[n])
+    n++;
+  if ((p->not_observed = realloc (p->not_observed, (n + 2) * sizeof (char *))) == NULL)
+    abort ();
+  p->not_observed[n] = entitle_xstrdup (sentence);
+  p->not_observed[n + 1] = NULL;
+}
+
+static bool
+runtime_sysctl (const struct entitle_observed_s *o, const struct entitle_event *ev)
+{
+  char name[ENTITLE_SYSCTL_NAME + 1] = { 0 };
+
+  memcpy (name, ev->name, ENTITLE_SYSCTL_NAME);
+  for (char *c = name; *c; c++)
+    if (*c == '/')
+      *c = '.';
+  return entitle_strv_has (o->sysctl_keys, name);
+}
+
+/* Does the row @e deny use @u of @o (the syscalls first, which seccomp
+   refuses before any program runs, then the programs' records)?  How,
+   for people, into @how.  */
+static bool
+denies_use (const struct entitle_entry_s *e, const struct entitle_observed_s *o, size_t u, char *how, size_t len)
+{
+  const struct entitle_event *ev;
+  const char *cap;
+  int point;
+
+  if (u < o->n_syscalls)
+    return entitle_entry_denies_syscall (e, &o->syscalls[u], how, len);
+  ev = &o->events[u - o->n_syscalls];
+  if (ev->hook == BPF_CGROUP_SYSCTL && runtime_sysctl (o, ev))
+    return false;
+  point = entitle_event_point (ev);
+  if (entitle_policy_denies (e->policy, ev))
+    return snprintf (how, len, "cgroup BPF %s", point >= 0 ? entitle_attach_points[point].name : "?") > 0;
+  if ((cap = entitle_event_needs_cap (ev, o->unprivileged_port)) && entitle_entry_removes_cap (e, cap))
+    return snprintf (how, len, "it takes %s, which this needs", cap) > 0;
+  return false;
+}
+
+static void
+describe_use (const struct entitle_observed_s *o, size_t u, char *buf, size_t len)
+{
+  if (u < o->n_syscalls)
+    entitle_syscall_describe (&o->syscalls[u], buf, len);
+  else
+    entitle_event_describe (&o->events[u - o->n_syscalls], buf, len);
+}
+
+/* The first use @e denies, or SIZE_MAX.  */
+static size_t
+first_denied (const struct entitle_entry_s *e, const struct entitle_observed_s *o)
+{
+  char how[200];
+  size_t u;
+
+  for (u = 0; u < o->n_syscalls + o->n_events; u++)
+    if (denies_use (e, o, u, how, sizeof (how)))
+      return u;
+  return SIZE_MAX;
+}
+
+/* "USE: denied by A and B (HOW)": the use that rules out the rungs below
+   @chosen, and each of them that denies it.  */
+static void
+evidence (const struct entitle_entry_s *const *rungs, size_t chosen, const struct entitle_observed_s *o, size_t u,
+          char *buf, size_t len)
+{
+  char how[200] = "", use[160];
+  size_t i, k = 0, at;
+
+  describe_use (o, u, use, sizeof (use));
+  at = (size_t)snprintf (buf, len, "%s: denied by ", use);
+  for (i = 0; i < chosen && at < len; i++)
+    if (denies_use (rungs[i], o, u, how, sizeof (how)))
+      at += (size_t)snprintf (buf + at, len - at, "%s%s", k++ ? " and " : "", rungs[i]->name);
+  if (at < len)
+    snprintf (buf + at, len - at, " (%s)", how);
+}
+
+static int
+by_rung (const void *a, const void *b)
+{
+  const struct entitle_entry_s *x = *(const struct entitle_entry_s *const *)a;
+  const struct entitle_entry_s *y = *(const struct entitle_entry_s *const *)b;
+  return x->rung - y->rung;
+}
+
+/* The rungs of @domain, narrow to wide, into @out; returns the count.  */
+static size_t
+ladder (enum entitle_domain domain, const struct entitle_entry_s **out, size_t room)
+{
+  size_t n, i, k = 0;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
+
+  for (i = 0; i < n && k < room; i++)
+    if (rows[i].domain == domain && rows[i].rung > 0)
+      out[k++] = &rows[i];
+  qsort (out, k, sizeof (*out), by_rung);
+  return k;
+}
+
+/* The narrowest rung of @domain that denies nothing the run used.  Only a
+   ladder whose narrowest rung the counting programs watch (it carries
+   POL_* bits) is proposed: the others restrict what a run does not show
+   (devices, /sys, namespaces), and proposing their narrowest rung would
+   be a guess.  */
+static const struct entitle_entry_s *
+propose_rung (enum entitle_domain domain, const struct entitle_observed_s *o, struct entitle_proposal_s *p)
+{
+  const struct entitle_entry_s *rungs[16];
+  size_t n = ladder (domain, rungs, 16), i, u = SIZE_MAX, last = SIZE_MAX;
+  char line[512];
+
+  if (n == 0)
+    return NULL;
+  if (rungs[0]->policy == 0)
+    {
+      snprintf (line, sizeof (line), "%s.*: not proposed: what its rungs restrict is not seen by a run",
+                entitle_domain_name (domain));
+      entitle_proposal_note (p, line);
+      return NULL;
+    }
+  for (i = 0; i < n; i++)
+    {
+      last = u;
+      if ((u = first_denied (rungs[i], o)) == SIZE_MAX)
+        break;
+    }
+  if (i == n)
+    return NULL;
+  if (i == 0)
+    snprintf (line, sizeof (line), "nothing the run used is denied by it");
+  else
+    evidence (rungs, i, o, last, line, sizeof (line));
+  add (p, rungs[i]->name, line);
+  return rungs[i];
+}
+
+/* A value of an allowlist and the first use it lists.  */
+struct value_s
+{
+  char text[96];
+  const struct entitle_event *use;
+};
+
+static int
+by_text (const void *a, const void *b)
+{
+  return strcmp (((const struct value_s *)a)->text, ((const struct value_s *)b)->text);
+}
+
+static bool
+contradicted (const struct entitle_entry_s *m, const struct entitle_entry_s *const *chosen, size_t n_chosen,
+              struct entitle_proposal_s *p)
+{
+  size_t i;
+  char line[256];
+
+  for (i = 0; i < n_chosen; i++)
+    if (entitle_strv_has ((char *const *)m->contradicts, chosen[i]->name))
+      {
+        snprintf (line, sizeof (line), "%s: not proposed: it contradicts %s, which the run needs", m->name,
+                  chosen[i]->name);
+        entitle_proposal_note (p, line);
+        return true;
+      }
+  return false;
+}
+
+/* An allowlist modifier whose programs entitle learn attaches: the
+   values that list each use its programs saw, once each.  */
+static void
+propose_values (const struct entitle_entry_s *m, const struct entitle_observed_s *o,
+                const struct entitle_entry_s *const *chosen, size_t n_chosen, struct entitle_proposal_s *p)
+{
+  cleanup_free struct value_s *v = calloc (o->n_events + 1, sizeof (*v));
+  size_t n = 0, i;
+
+  if (v == NULL)
+    abort ();
+  for (i = 0; i < o->n_events; i++)
+    {
+      const struct entitle_event *ev = &o->events[i];
+      int point = entitle_event_point (ev);
+
+      if (point < 0 || !(m->attach & ATTACH_BIT (point)) || ev->family == 0
+          || !entitle_event_value (m, ev, v[n].text, sizeof (v[n].text)))
+        continue;
+      v[n++].use = ev;
+    }
+  if (n == 0 || contradicted (m, chosen, n_chosen, p))
+    return;
+  qsort (v, n, sizeof (*v), by_text);
+  for (i = 0; i < n; i++)
+    if (i == 0 || strcmp (v[i].text, v[i - 1].text) != 0)
+      {
+        char name[160], use[160];
+        snprintf (name, sizeof (name), "%s=%s", m->name, v[i].text);
+        entitle_event_describe (v[i].use, use, sizeof (use));
+        add (p, name, use);
+      }
+}
+
+void
+entitle_propose (const struct entitle_observed_s *o, struct entitle_proposal_s *p)
+{
+  const struct entitle_entry_s *chosen[MAX_DOMAINS], *rows;
+  size_t n_chosen = 0, n, i;
+  char line[256];
+
+  memset (p, 0, sizeof (*p));
+  for (int d = DOMAIN_NETWORK; d <= DOMAIN_MODULES; d++)
+    {
+      const struct entitle_entry_s *r = propose_rung ((enum entitle_domain)d, o, p);
+      if (r)
+        chosen[n_chosen++] = r;
+    }
+  rows = entitle_catalogue_rows (NULL, &n);
+  for (i = 0; i < n; i++)
+    {
+      const struct entitle_entry_s *m = &rows[i];
+      if (m->rung != 0 || m->value == NULL || m->value->covers == NULL || m->attach == 0)
+        continue;
+      if (m->attach & ENTITLE_LEARN_ATTACH & ~ATTACH_BIT (ATTACH_SOCK_CREATE))
+        propose_values (m, o, chosen, n_chosen, p);
+      else
+        {
+          snprintf (line, sizeof (line), "%s: not proposed: what it allows (%s) is not seen by a run", m->name,
+                    m->summary);
+          entitle_proposal_note (p, line);
+        }
+    }
+  if (!o->syscalls_seen)
+    entitle_proposal_note (p, "syscalls: not observed (the seccomp listener did not run): rungs proposed from the cgroup programs alone");
+}
+
+char *
+entitle_proposal_list (const struct entitle_proposal_s *p)
+{
+  size_t len = 1, i;
+  char *out;
+
+  for (i = 0; i < p->n; i++)
+    len += strlen (p->items[i].entitlement) + 1;
+  if ((out = calloc (1, len)) == NULL)
+    abort ();
+  for (i = 0; i < p->n; i++)
+    {
+      if (i)
+        strcat (out, ",");
+      strcat (out, p->items[i].entitlement);
+    }
+  return out;
+}
+
+void
+entitle_proposal_free (struct entitle_proposal_s *p)
+{
+  size_t i;
+  for (i = 0; i < p->n; i++)
+    {
+      free (p->items[i].entitlement);
+      free (p->items[i].evidence);
+    }
+  free (p->items);
+  cleanup_strvp (&p->not_observed);
+  memset (p, 0, sizeof (*p));
+}

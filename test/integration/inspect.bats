@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# entitle inspect ID|PID (issues 13 and 14): what the kernel enforces on a
+# running container, read from the kernel and never from config.json: the
+# programs attached to its cgroup, their policy, its seccomp filter (read
+# with ptrace and disassembled), its capabilities.  Real runc, real
+# programs, real filters.
+
+load helpers
+
+setup() {
+  common_setup
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
+}
+
+inspect() {
+  "$ENTITLE" --root "$ROOT" inspect "$@"
+}
+
+@test "inspect: a running container's classic seccomp filter, disassembled with syscall names; the container runs on" {
+  make_bundle "$BUNDLE" /bin/sh -c 'while :; do /probe sleep 1; echo tick; done'
+  create_started rnc "$BUNDLE" "$CTID"
+  run inspect "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"Seccomp: 0"* ]]
+  [[ "$output" == *"seccomp: no filter"* ]]
+  rnc delete -f "$CTID"
+
+  set_entitlements "$BUNDLE" security.confined
+  create_started ent "$BUNDLE" "$CTID"
+  run inspect "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"Seccomp: 2"* ]]
+  [[ "$output" == *"seccomp filter 0 (classic, "*" instructions"* ]]
+  [[ "$output" == *": ld [4] ; arch"* ]]
+  [[ "$output" == *"; x86_64"* || "$(uname -m)" != x86_64 ]]
+  [[ "$output" == *"; socket"* ]]
+  [[ "$output" == *"ret #0x00050001 ; ERRNO(EPERM)"* ]]
+  [[ "$output" == *"ret #0x7fff0000 ; ALLOW"* ]]
+  # As many instructions as the kernel holds: the JSON's count is the text's.
+  run inspect --json "$CTID"
+  n=$(jq '.seccomp[0].instructions | length' <<<"$output")
+  [ "$n" -gt 100 ]
+  [ "$(jq -r '.status.NoNewPrivs' <<<"$output")" = 1 ]
+  [ "$(jq -r '.status.CapEff_names | index("CAP_SYS_ADMIN")' <<<"$output")" = null ]
+  # Stopped for the read, then running on.
+  lines_before=$(wc -l <"$BATS_TEST_TMPDIR/$CTID.out")
+  sleep 2.5
+  [ "$(wc -l <"$BATS_TEST_TMPDIR/$CTID.out")" -gt "$lines_before" ]
+  [ "$(rnc state "$CTID" | jq -r .status)" = running ]
+}
+
+@test "inspect: the programs and the policy come from the kernel, not from config.json" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" "network.egress=10.9.0.0/16:443,network.bind=8080-8081"
+  create_started ent "$BUNDLE" "$CTID"
+  # What config.json says now does not matter.
+  set_entitlements "$BUNDLE" network.none
+  run inspect --json "$CTID"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.policy.egress | join(" ")' <<<"$output")" = "10.9.0.0/16:443" ]
+  [ "$(jq -r '.policy.bind | join(" ")' <<<"$output")" = "8080-8081" ]
+  [ "$(jq -r '.policy.entitlements' <<<"$output")" = "network.bind=8080-8081,network.egress=10.9.0.0/16:443" ]
+  [ "$(jq -r '.policy.denials_recorded' <<<"$output")" = true ]
+  [ "$(jq -r '[.programs[] | select(.owner == "entitle, this build") | .point] | sort | join(" ")' <<<"$output")" = \
+    "bind4 bind6 connect4 connect6 sendmsg4 sendmsg6 skb_egress skb_ingress sock_create" ]
+  pid=$(rnc state "$CTID" | jq .pid)
+  run inspect --json "$pid"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.policy.egress | join(" ")' <<<"$output")" = "10.9.0.0/16:443" ]
+  [ "$(jq -r .container <<<"$output")" = null ]
+}
+
+@test "inspect: denials off in the admin config shows in the policy" {
+  make_bundle "$BUNDLE"
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"denials\": false}"
+  set_entitlements "$BUNDLE" "network.egress=10.9.0.0/16:443"
+  create_started ent "$BUNDLE" "$CTID"
+  run inspect "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"records of denials: off"* ]]
+}
+
+@test "inspect: an unknown container or process is one error line" {
+  run --separate-stderr inspect "nope-$CTID"
+  one_error_line
+  [[ "$stderr" == *"is neither a running container"* ]]
+  run --separate-stderr inspect
+  one_error_line
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# entitle learn (issue 13): workloads with known answers.  Each proposal is
+# then run through entitle, where it works, and narrowed by one step
+# (a rung down the ladder, or another value), where it fails the way its
+# evidence line says.  Real runc, real programs in counting mode, a real
+# seccomp listener.
+
+load attack-helpers
+
+setup() {
+  attack_setup
+  STATE="$BATS_TEST_TMPDIR/state"
+  write_entitle_config "{\"state_dir\": \"$STATE\", \"grant\": [\"security.admin\"]}"
+}
+
+teardown() {
+  attack_teardown
+}
+
+learn() {
+  "$ENTITLE" learn -b "$BUNDLE" "$@" </dev/null
+}
+
+# proposal: $output's "entitlements:" line, the list.
+proposal() {
+  sed -n 's/^entitlements: //p' <<<"$output"
+}
+
+# evidence NAME: the evidence line of NAME in $output.
+evidence() {
+  sed -n "s|^  $1: ||p" <<<"$output"
+}
+
+# runs_with LIST WANT...: the bundle, with LIST as its entitlements, runs
+# through entitle and prints WANT....
+runs_with() {
+  local list=$1
+  shift
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  set_entitlements "$BUNDLE" "$list"
+  run_bundle ent "$BUNDLE" "$CTID-$((++RUNS))"
+  expect_lines "$@"
+}
+
+@test "learn: a workload that only computes gets network.none,security.confined" {
+  make_bundle "$BUNDLE" /bin/sh -c 'i=0; while [ $i -lt 100 ]; do i=$((i+1)); done; echo $i'
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  [ "$(proposal)" = "network.none,security.confined" ]
+  [ "$(evidence network.none)" = "nothing the run used is denied by it" ]
+  [ "$stderr" = 100 ] # the workload's output, apart from the proposal
+  runs_with "network.none,security.confined" 100
+}
+
+@test "learn: a workload that connects to a listener in a test-made network namespace gets network.user and the exact egress rule" {
+  server_start srv in_netns "$ENTITLE_PROBE" accept-once 8080 20
+  net_bundle "$BUNDLE" "connect $ADDR_A 8080"
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  [ "$(proposal)" = "network.user,security.confined,network.egress=$ADDR_A/32:8080" ]
+  [ "$(evidence network.user)" = "socket(AF_INET, SOCK_STREAM): denied by network.none (seccomp: socket() and socketpair() for AF_UNIX only)" ]
+  [ "$(evidence "network.egress=$ADDR_A/32:8080")" = "connect to $ADDR_A:8080 (tcp)" ]
+  [ "$stderr" = "connect $ADDR_A 8080: ok" ]
+  server_start srv2 in_netns "$ENTITLE_PROBE" accept-once 8080 20
+  runs_with "network.user,security.confined,network.egress=$ADDR_A/32:8080" "connect $ADDR_A 8080: ok"
+  # One step narrower each, failing as the evidence says (network.none
+  # contradicts the network modifiers: they go with it).
+  runs_with "network.none,security.confined" "connect $ADDR_A 8080: EPERM"
+  runs_with "network.user,security.confined,network.egress=$ADDR_A/32:8081" "connect $ADDR_A 8080: EPERM"
+}
+
+@test "learn: a workload that binds port 8080 gets network.bind=8080" {
+  probe_bundle "$BUNDLE" "bind 8080"
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  [ "$(proposal)" = "network.user,security.confined,network.bind=8080" ]
+  [ "$(evidence network.bind=8080)" = "bind to port 8080 (tcp)" ]
+  runs_with "network.user,security.confined,network.bind=8080" "bind 8080: ok"
+  runs_with "network.none,security.confined" "bind 8080: EPERM"
+  runs_with "network.user,security.confined,network.bind=8081" "bind 8080: EPERM"
+}
+
+@test "learn: a workload that mounts a tmpfs gets security.admin, with the evidence line" {
+  probe_bundle "$BUNDLE" "mount /tmp"
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  # The engine gave no CAP_SYS_ADMIN: the mount fails in the run too, and
+  # is seen all the same.
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "mount /tmp: EPERM" ]
+  [ "$(proposal)" = "network.none,security.admin" ]
+  [ "$(evidence security.admin)" = "mount(): denied by security.confined and security.view (seccomp)" ]
+  runs_with "network.none,security.admin" "mount /tmp: ok"
+  runs_with "network.none,security.view" "mount /tmp: EPERM"
+}
+
+@test "learn: the run keeps the engine's profile: what it denies stays denied, what it allows runs as before" {
+  probe_bundle "$BUNDLE" "personality 6" "keyctl"
+  edit_config "$BUNDLE" '.linux.seccomp = {defaultAction: "SCMP_ACT_ALLOW",
+      syscalls: [{names: ["personality"], action: "SCMP_ACT_ERRNO"}]}'
+  run_bundle rnc
+  expect_lines "personality 6: EPERM" "keyctl: ok"
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "$(printf 'personality 6: EPERM\nkeyctl: ok')" ]
+  # keyctl was seen (security.confined denies it); personality was not.
+  [ "$(proposal)" = "network.none,security.admin" ]
+  [[ "$(evidence security.admin)" == "keyctl(): denied by security.confined and security.view"* ]]
+}
+
+@test "learn: --write puts the proposal in the annotation and changes nothing else; it says what this kernel could not observe" {
+  make_bundle "$BUNDLE" /bin/true
+  mode=$(stat -c %a "$BUNDLE/config.json")
+  before=$(jq -S 'del(.annotations)' "$BUNDLE/config.json")
+  run --separate-stderr learn --write --json
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .entitlements <<<"$output")" = "network.none,security.confined" ]
+  [ "$(jq -r '.annotations["io.entitle.entitlements"]' "$BUNDLE/config.json")" = "network.none,security.confined" ]
+  [ "$(jq -S 'del(.annotations)' "$BUNDLE/config.json")" = "$before" ]
+  [ "$(stat -c %a "$BUNDLE/config.json")" = "$mode" ]
+  [ -z "$(ls -A "$BUNDLE" | grep -v '^config.json$')" ]
+  [[ "$(jq -r '.not_observed | join("\n")' <<<"$output")" == *"capabilities: not observed"* ]]
+}
+
+@test "learn: --duration stops a workload that does not end" {
+  make_bundle "$BUNDLE" /probe sleep 600
+  run --separate-stderr learn --duration 1 --json
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .run.timed_out <<<"$output")" = true ]
+  [ -z "$(rnc list -q)" ]
+}

@@ -18,6 +18,7 @@
 #include "entitle-hash.h"
 #include "entitle.skel.h"
 #include "loader.h"
+#include "lsm.h"
 #include "utils.h"
 
 #define POLICY_MAP  "entitle_policy"
@@ -77,6 +78,26 @@ get_pins (struct entitle_bpf_s *b)
   return 0;
 }
 
+/* The BPF LSM programs, on the same storage, where the kernel runs them:
+   pinned beside the others, or, where it refuses them (as the probe
+   reports), not at all, and the hook attaches none.  */
+static void
+load_lsm (int policy_fd)
+{
+  struct entitle_lsm_s l;
+  entitle_error_t err = NULL;
+
+  if (entitle_lsm_load (policy_fd, &l, &err) == 0 && entitle_lsm_pin (&l, ENTITLE_BPF_DIR, &err) < 0)
+    for (size_t i = 0; i < ENTITLE_LSM_PROGS; i++)
+      {
+        char path[256];
+        pin_path (path, sizeof (path), entitle_lsm_progs[i].program);
+        unlink (path);
+      }
+  entitle_lsm_close (&l);
+  entitle_error_release (&err);
+}
+
 /* Load the object once: the map pins itself by name, programs are pinned
    here.  */
 static int
@@ -111,6 +132,8 @@ load_and_pin (entitle_error_t *err)
           ret = entitle_make_sys_error (err, "pin `%s`", path);
         }
     }
+  if (ret == 0)
+    load_lsm (bpf_map__fd (skel->maps.entitle_policy));
   entitle_bpf__destroy (skel);
   return ret;
 }

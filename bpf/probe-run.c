@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -17,16 +16,13 @@
 #include "cgroup.h"
 #include "probe-run.h"
 #include "probe.skel.h"
+#include "seed-kernel.h"
 #include "utils.h"
 
 /* Every answer comes from asking the kernel to do the thing (DESIGN §4):
    load a program, attach it, trigger it; call the prctl and read the
    errno.  Nothing here changes the host but a cgroup made and removed.  */
 
-#define PR_CHECMATE                  0x43484543
-#define CHECMATE_INSTALL_HOOK        1
-#define CHECMATE_HOOK_SOCKET_CONNECT 6
-#define SECCOMP_MODE_FILTER_EXTENDED 3
 #ifndef __NR_lsm_list_modules
 #define __NR_lsm_list_modules 461
 #endif
@@ -61,24 +57,6 @@ probe_seccomp (struct entitle_probe_s *p)
     }
 }
 
-bool
-entitle_probe_seccomp_extended (entitle_prctl_fn fn)
-{
-  int fd = -1;
-  /* Mainline rejects the mode with EINVAL; the patch set would look at
-     the (bad) program fd.  */
-  return fn (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 && errno != EINVAL;
-}
-
-bool
-entitle_probe_checmate (entitle_prctl_fn fn)
-{
-  /* Checmate answers EBADF for a bad program fd; mainline knows no
-     PR_CHECMATE and answers EINVAL.  */
-  return fn (PR_CHECMATE, CHECMATE_INSTALL_HOOK, CHECMATE_HOOK_SOCKET_CONNECT, (unsigned long)-1, 0) < 0
-         && errno != EINVAL;
-}
-
 static void
 probe_lsm_list (struct entitle_probe_s *p)
 {
@@ -101,8 +79,8 @@ probe_lsm_list (struct entitle_probe_s *p)
     p->bpf_lsm_listed |= ids[i] == LSM_ID_BPF;
 }
 
-static int
-silent (enum libbpf_print_level level, const char *fmt, va_list ap)
+int
+entitle_libbpf_silent (enum libbpf_print_level level, const char *fmt, va_list ap)
 {
   (void)level;
   (void)fmt;
@@ -202,12 +180,6 @@ probe_cgroup_bpf (struct entitle_probe_s *p)
   rmdir (dir);
 }
 
-static long
-real_prctl (int op, unsigned long a, unsigned long b, unsigned long c, unsigned long d)
-{
-  return prctl (op, a, b, c, d);
-}
-
 int
 entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
 {
@@ -220,9 +192,9 @@ entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
   if (uname (&u) == 0)
     snprintf (p->kernel, sizeof (p->kernel), "%s", u.release);
   probe_seccomp (p);
-  p->seccomp_extended = entitle_probe_seccomp_extended (real_prctl);
-  p->checmate = entitle_probe_checmate (real_prctl);
-  libbpf_set_print (silent);
+  p->seccomp_extended = entitle_seed_seccomp_extended (&entitle_kernel);
+  p->checmate = entitle_seed_checmate (&entitle_kernel);
+  libbpf_set_print (entitle_libbpf_silent);
   probe_lsm_list (p);
   probe_bpf_lsm (p);
   probe_lsm_cgroup (p);

@@ -2,20 +2,21 @@
 #ifndef ENTITLE_PROBE_RUN_H
 #define ENTITLE_PROBE_RUN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <bpf/libbpf.h>
 #include "error.h"
 #include "probe.h"
 
 /* Probing this host: loads and attaches BPF programs, so it links libbpf
    and runs in entitle-hook only (`entitle-hook probe --json`).  */
 
-/** prctl(2), or a fake kernel interface in tests.  */
-typedef long (*entitle_prctl_fn) (int op, unsigned long a, unsigned long b, unsigned long c,
-                                  unsigned long d);
+/* The seed patch sets, which mainline lacks, are asked through the
+   kernel table of lib/host/seed-kernel.h.  */
 
-/** The seed patch sets, which mainline lacks: asked through @fn.  */
-bool entitle_probe_checmate (entitle_prctl_fn fn);
-bool entitle_probe_seccomp_extended (entitle_prctl_fn fn);
+/** A libbpf print callback that prints nothing: a refusal the probe
+    expects is no warning.  */
+int entitle_libbpf_silent (enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /** Probe this host (links libbpf).  */
 int entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err);

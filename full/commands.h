@@ -30,6 +30,7 @@ int shim_version (struct shim_s *s, entitle_error_t *err);
 int shim_probe_command (struct shim_s *s, entitle_error_t *err);
 int shim_help (struct shim_s *s, entitle_error_t *err);
 int shim_complete (struct shim_s *s, entitle_error_t *err);
+int shim_checmate (struct shim_s *s, entitle_error_t *err);
 int shim_why (struct shim_s *s, entitle_error_t *err);
 int shim_inspect (struct shim_s *s, entitle_error_t *err);
 int shim_learn (struct shim_s *s, entitle_error_t *err);
@@ -46,6 +47,16 @@ int shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err);
 /** Find the wrapped runtime (@runtime, malloc'd) and mark it as the runtime.  */
 int shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err);
 int shim_configure (struct shim_s *s, entitle_error_t *err);
+
+/** The fds past 2 the runtime passes the container (LISTEN_FDS, --preserve-fds).  */
+int shim_preserved_fds (const struct entitle_args_s *a);
+
+/**
+ * Where @final takes the eBPF seccomp layer: load its filter and pass it to
+ * the runtime as the next preserved fd (s->argv gets the new
+ * --preserve-fds; the array is never freed: the runtime is exec'd next).
+ */
+int shim_seccomp_layer (struct shim_s *s, const struct entitle_set_s *final, entitle_error_t *err);
 
 /**
  * What this host offers entitle (DESIGN §4), for explain.  Returns a

@@ -86,6 +86,9 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     return ret;
   entitle_log_debug (s->ctx->log, "rewrote `%s`: %s", path,
                      json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED)));
+  ret = shim_seccomp_layer (s, &final, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   ENTITLE_FAULT_POINT ("before-exec");
   return shim_exec_runtime (s, err);
 }

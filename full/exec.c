@@ -185,7 +185,7 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
   if (ret == 0)
     ret = entitle_outcome_settle (s->ctx->config, s->ctx->log, &outcome, err);
   if (ret == 0 && wraps)
-    entitle_landlock_wrap (process, final);
+    entitle_landlock_wrap (s->ctx, process, final);
   if (ret == 0)
     ret = json_generate_compact (process, &out, &out_len, err);
   if (ret == 0)
@@ -197,7 +197,7 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
 static int
 exec_wrapped (struct shim_s *s, const struct entitle_set_s *final, entitle_error_t *err)
 {
-  cleanup_strv char **prefix = entitle_landlock_argv (final);
+  cleanup_strv char **prefix = entitle_landlock_argv (s->ctx, final);
   cleanup_free char **argv = NULL;
   char **given = s->argv;
   size_t n = 0, k = 0;
@@ -270,6 +270,10 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
   ret = check_caps (s, &final, err);
   if (ret == 0 && s->args.process)
     ret = exec_process (s, state, &requested, &final, wraps, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (wraps)
+    ret = shim_seccomp_layer (s, &final, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (wraps && s->args.process == NULL)

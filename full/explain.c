@@ -8,6 +8,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "compile.h"
+#include "enforce-path.h"
 #include "rewrite.h"
 #include "entitlements.h"
 #include "help.h"
@@ -54,8 +55,6 @@ struct host_s
   const char *why_not;
 };
 
-static const unsigned seccomp_fx = FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY;
-
 static struct part_s *
 add_part (struct part_s *parts, size_t *n, const char *mechanism, enum part_state state)
 {
@@ -90,7 +89,7 @@ rules_restrict (const struct entitle_entry_s *e)
 static void
 seccomp_part (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *p)
 {
-  bool restricts = e->sys_deny || (e->fx & seccomp_fx) || rules_restrict (e);
+  bool restricts = e->sys_deny || (e->fx & FX_SECCOMP) || rules_restrict (e);
 
   if (not_probed (p, host))
     return;
@@ -187,7 +186,7 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
   if (e->cap_add || e->cap_drop || e->cap_keep)
     snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
-  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (e->fx & seccomp_fx))
+  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (e->fx & FX_SECCOMP))
     seccomp_part (e, host, add_part (parts, &n, "seccomp", PART_ENFORCED));
   if (e->fx & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS))
     snprintf (add_part (parts, &n, "namespaces", PART_ENFORCED)->reason, sizeof (parts->reason),
@@ -287,7 +286,7 @@ static void
 print_effects (const struct entitle_entry_s *e)
 {
   const struct entitle_fx_text_s *fx;
-  const char *cg = e->bpf_text;
+  const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
 
   fx = entitle_fx_texts (&n);
@@ -296,6 +295,49 @@ print_effects (const struct entitle_entry_s *e)
       printf ("  %s: %s\n", fx[i].mechanism, fx[i].text);
   if (cg)
     printf ("  cgroup BPF: %s\n", cg);
+  for (i = 0; entitle_layer_text (e, &i, &layer, &text);)
+    printf ("  %s, where the kernel has it: %s\n", layer, text);
+}
+
+/* Which path each part takes on this host (DESIGN §4), the seed layers
+   included.  */
+static void
+paths_text (const struct entitle_entry_s *e, const struct host_s *host)
+{
+  char line[1024];
+
+  if (host->probe == NULL)
+    {
+      printf ("  paths on this host: not probed (%s)\n", host->why_not);
+      return;
+    }
+  entitle_paths_format (e, host->probe, line, sizeof (line));
+  if (line[0])
+    printf ("  paths on this host: %s\n", line);
+}
+
+static json_t *
+paths_json (const struct entitle_entry_s *e, const struct host_s *host)
+{
+  struct entitle_path_s paths[ENTITLE_PATH_KINDS];
+  json_t *a;
+  size_t i, n;
+
+  if (host->probe == NULL)
+    return json_new (JSON_NULL);
+  a = json_new (JSON_ARRAY);
+  n = entitle_paths (e, host->probe, paths);
+  for (i = 0; i < n; i++)
+    {
+      json_t *o = json_new (JSON_OBJECT);
+      json_set (o, "path", json_new_string (paths[i].name));
+      json_set (o, "detail", paths[i].detail[0] ? json_new_string (paths[i].detail) : json_new (JSON_NULL));
+      json_set (o, "layer", json_new_bool (paths[i].layer));
+      json_set (o, "taken", json_new_bool (paths[i].taken));
+      json_set (o, "reason", json_new_string (paths[i].reason));
+      json_push (a, o);
+    }
+  return a;
 }
 
 static void
@@ -333,6 +375,7 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
   for (i = 0; i < n; i++)
     printf ("    %s%s%s%s: %s\n", parts[i].mechanism, parts[i].detail[0] ? " (" : "", parts[i].detail,
             parts[i].detail[0] ? ")" : "", parts[i].reason);
+  paths_text (e, host);
 }
 
 static json_t *
@@ -358,7 +401,7 @@ effects_json (const struct entitle_entry_s *e)
 {
   json_t *a = json_new (JSON_ARRAY);
   const struct entitle_fx_text_s *fx = NULL;
-  const char *cg = e->bpf_text;
+  const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
   char buf[512];
 
@@ -372,6 +415,11 @@ effects_json (const struct entitle_entry_s *e)
   if (cg)
     {
       snprintf (buf, sizeof (buf), "cgroup BPF: %s", cg);
+      json_push (a, json_new_string (buf));
+    }
+  for (i = 0; entitle_layer_text (e, &i, &layer, &text);)
+    {
+      snprintf (buf, sizeof (buf), "%s, where the kernel has it: %s", layer, text);
       json_push (a, json_new_string (buf));
     }
   return a;
@@ -453,6 +501,7 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
   if (e->custom)
     custom_json (o, e);
   json_set (o, "mechanisms", mechanisms_json (e, host));
+  json_set (o, "paths", paths_json (e, host));
   return o;
 }
 

@@ -69,8 +69,9 @@ synthesise (struct shim_s *s)
 }
 
 /* The mechanisms entitle uses that this host runs: the runtime's own,
-   cgroup BPF when the probe says every attach type loads, and Landlock
-   (through the in-container helper) when the probe found it.  */
+   cgroup BPF when the probe says every attach type loads, Landlock
+   (through the in-container helper) when the probe found it, and the
+   layers the probe found (DESIGN §4).  */
 static const char *
 mechanisms (struct shim_s *s, char *buf, size_t len)
 {
@@ -86,8 +87,9 @@ mechanisms (struct shim_s *s, char *buf, size_t len)
   probed = shim_probe (s->ctx, &probe, &err) == 0;
   bpf = probed && probe.cgroup2[0] && (probe.cgroup_bpf & used) == used;
   entitle_error_release (&err);
-  snprintf (buf, len, "seccomp,capabilities,namespaces,paths,device-cgroup%s%s", bpf ? ",cgroup-bpf" : "",
-            probed && probe.landlock_abi > 0 ? ",landlock" : "");
+  snprintf (buf, len, "seccomp,capabilities,namespaces,paths,device-cgroup%s%s%s%s%s", bpf ? ",cgroup-bpf" : "",
+            probed && probe.landlock_abi > 0 ? ",landlock" : "", probed && probe.checmate ? ",checmate" : "",
+            probed && probe.seccomp_extended ? ",seccomp-ebpf" : "", probed && probe.lsm_cgroup ? ",bpf-lsm" : "");
   return buf;
 }
 
@@ -97,7 +99,7 @@ add_annotations (struct shim_s *s, json_t *features)
   json_t *a = json_get_or_add (features, "annotations", JSON_OBJECT);
   const struct entitle_entry_s *rows;
   cleanup_free char *names = NULL, *custom = NULL;
-  char buf[16], mech[128];
+  char buf[16], mech[160];
   size_t n, i, len = 1;
 
   rows = entitle_catalogue_rows (&s->ctx->config->catalogue, &n);

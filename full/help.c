@@ -129,6 +129,12 @@ static const struct shim_help_s commands[] = {
     "Landlock, SELinux, AppArmor, and the Checmate and eBPF seccomp patches.  create and explain use "
     "the same answer, kept for this boot in state_dir/probe.json.",
     json_options, false },
+  { "checmate", HELP_OWN, "reset HOOK", "debug: take every program off a Checmate hook",
+    "Where the kernel has Checmate (a seed patch set; entitle probe says), take every program off HOOK "
+    "(socket_connect, task_create, or another of the seed's hooks), entitle's included: running "
+    "containers lose that layer until the next create that takes it installs entitle's again.  A hook "
+    "locked with deny_reset (the admin configuration's \"lock\") refuses until a reboot.",
+    help_only, false },
   { "why", HELP_OWN, "[ID] [--json] [--since DURATION]", "recent denials, the entitlement behind each and the one that would allow it",
     "List the denials entitle's cgroup programs recorded on this host (or those of container ID, also for "
     "two hours after it was deleted): when, which container, what was denied (socket family, destination, "

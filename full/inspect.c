@@ -18,6 +18,7 @@
 #include "cgroup-record.h"
 #include "commands.h"
 #include "denial.h"
+#include "seccomp-ebpf.h"
 #include "seccomp-filter.h"
 #include "utils.h"
 
@@ -319,6 +320,36 @@ policy (struct shim_s *s, const char *mnt, const char *rel, bool text, entitle_e
   return json_new (JSON_NULL);
 }
 
+/* An eBPF filter of the seed's: what the kernel says of the program, and
+   for entitle's own, the decisions of its map.  */
+static void
+ebpf_json (json_t *o, size_t i, int fd, bool text)
+{
+  struct entitle_seccomp_ext_s ext;
+  entitle_error_t err = NULL;
+  char decisions[4096];
+
+  json_set (o, "kind", json_new_string ("ebpf"));
+  if (fd < 0 || entitle_seccomp_ext_describe (&entitle_kernel, fd, &ext, &err) < 0)
+    {
+      entitle_error_release (&err);
+      if (text)
+        printf ("seccomp filter %zu (eBPF, not readable here)\n", i);
+      return;
+    }
+  json_set (o, "program_id", json_new_uint (ext.id));
+  json_set (o, "tag", json_new_string (ext.tag));
+  json_set (o, "instruction_count", json_new_uint (ext.n_insns));
+  if (text)
+    printf ("seccomp filter %zu (eBPF, program %u, tag %s, %u instructions):\n", i, ext.id, ext.tag, ext.n_insns);
+  if (!ext.entitle)
+    return;
+  entitle_seccomp_ext_format (&ext.policy, decisions, sizeof (decisions));
+  json_set (o, "entitle", json_new_string (decisions));
+  if (text)
+    printf ("  entitle's filter: %s\n", decisions);
+}
+
 static json_t *
 filters_json (const struct entitle_seccomp_filter_s *f, size_t n, bool text)
 {
@@ -327,21 +358,29 @@ filters_json (const struct entitle_seccomp_filter_s *f, size_t n, bool text)
 
   for (i = 0; i < n; i++)
     {
-      struct entitle_disasm_s d = { .loaded = -1 };
-      json_t *o = json_new (JSON_OBJECT), *insns = json_get_or_add (o, "instructions", JSON_ARRAY);
+      struct entitle_disasm_s d;
+      json_t *o = json_new (JSON_OBJECT), *insns;
 
+      json_push (arr, o);
+      if (f[i].kind == ENTITLE_FILTER_EBPF)
+        {
+          ebpf_json (o, i, f[i].ebpf_fd, text);
+          continue;
+        }
       json_set (o, "kind", json_new_string ("classic"));
+      insns = json_get_or_add (o, "instructions", JSON_ARRAY);
       if (text)
-        printf ("seccomp filter %zu (classic, %zu instructions; 0 is the last installed):\n", i, f[i].n);
+        printf ("seccomp filter %zu (classic, %zu instructions; 0 is the first installed):\n", i, f[i].n);
+      entitle_disasm_start (&d, f[i].insns, f[i].n);
       for (k = 0; k < f[i].n; k++)
         {
           char line[160];
-          entitle_disasm (&d, f[i].insns, k, line, sizeof (line));
+          entitle_disasm (&d, k, line, sizeof (line));
           json_push (insns, json_new_string (line));
           if (text)
             printf ("  %04zu: %s\n", k, line);
         }
-      json_push (arr, o);
+      entitle_disasm_end (&d);
     }
   return arr;
 }
@@ -433,7 +472,8 @@ inspect (struct shim_s *s, const struct target_s *t, bool json, entitle_error_t 
     return -1;
   json_set (doc, "policy", pol);
   json_set (doc, "status", status_json (t->pid, !json));
-  ret = entitle_seccomp_read_classic (t->pid, &f, &n_f, err);
+  ret = entitle_seccomp_read_filters (&entitle_kernel, t->pid, entitle_seed_seccomp_extended (&entitle_kernel), &f,
+                                      &n_f, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (!json && n_f == 0)

@@ -28,6 +28,7 @@ static const struct command
   { "compile", shim_compile, true, true },
   { "explain", shim_explain, true, true },
   { "probe", shim_probe_command, true, true },
+  { "checmate", shim_checmate, true, false },
   { "why", shim_why, true, true },
   { "inspect", shim_inspect, true, true },
   { "learn", shim_learn, true, true },
@@ -151,6 +152,7 @@ main (int argc, char **argv)
   entitle_ctx_init (&ctx, &log, &cfg);
   ctx.root = s.args.root;
   ctx.cgroup_unmanaged = s.args.no_cgroup_manager;
+  ctx.preserve_fds = shim_preserved_fds (&s.args);
   s.ctx = &ctx;
   ret = dispatch (&s, &err);
   if (ret < 0)

@@ -3,7 +3,8 @@
  * entitle-init: the in-container helper (entitle-init(8), DESIGN §4).
  *
  *   entitle-init [--fs.write PATH]... [--fs.read PATH]...
- *                [--tcp-connect PORT[-PORT]]... [--tcp-bind PORT[-PORT]]... -- COMMAND [ARG]...
+ *                [--tcp-connect PORT[-PORT]]... [--tcp-bind PORT[-PORT]]...
+ *                [--seccomp-fd FD] -- COMMAND [ARG]...
  *
  * entitle bind-mounts it read-only into a container whose entitlements
  * need per-process enforcement and puts it in front of process.args (and
@@ -15,7 +16,6 @@
  */
 #include <config.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,36 +38,8 @@ static const struct
   { "--fs.read", RULE_FS_READ },
   { "--tcp-connect", RULE_TCP_CONNECT },
   { "--tcp-bind", RULE_TCP_BIND },
+  { "--seccomp-fd", RULE_SECCOMP_FD },
 };
-
-/* The layers, applied in this order before execve.  An eBPF seccomp layer
-   (DESIGN §4) goes after Landlock, with a rule kind of its own: a filter
-   installed first could deny Landlock's system calls.  */
-static void (*const layers[]) (const struct plan *) = {
-  init_landlock,
-};
-
-void
-init_fail (int status, const char *fmt, ...)
-{
-  va_list ap;
-
-  fputs ("entitle-init: ", stderr);
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  exit (status);
-}
-
-bool
-plan_has (const struct plan *p, enum rule_kind kind)
-{
-  for (size_t i = 0; i < p->n_rules; i++)
-    if (p->rules[i].kind == kind)
-      return true;
-  return false;
-}
 
 static void
 parse (int argc, char **argv, struct plan *p)
@@ -131,7 +103,7 @@ resolve (const char *name)
 int
 main (int argc, char **argv)
 {
-  struct plan p = { 0 };
+  struct plan p = { .kernel = &entitle_kernel };
   extern char **environ;
   int saved;
 
@@ -142,8 +114,7 @@ main (int argc, char **argv)
      through setuid or file capabilities.  */
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
     init_fail (INIT_EXIT_FAILED, "prctl PR_SET_NO_NEW_PRIVS: %s", strerror (errno));
-  for (size_t i = 0; i < sizeof (layers) / sizeof (layers[0]); i++)
-    layers[i](&p);
+  init_apply (&p);
   execve (p.path, p.command, environ);
   saved = errno;
   init_fail (saved == ENOENT ? INIT_EXIT_FAILED : INIT_EXIT_NOEXEC, "exec `%s`: %s", p.command[0], strerror (saved));

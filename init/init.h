@@ -5,9 +5,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "seed-kernel.h"
 
 /* entitle-init, the in-container helper (entitle-init(8)): libc only, it
-   runs inside the container, so it links nothing of entitle's.  */
+   runs inside the container, so it links nothing of entitle's but the
+   seed kernel table (lib/host/seed-kernel.c, libc only too), through
+   which the tests give it a fake kernel with eBPF seccomp.  */
 
 /* Exit statuses, as a shell's: the command could not be found or a rule
    could not be applied (nothing ran), or it was found but not run.  */
@@ -21,6 +24,7 @@ enum rule_kind
   RULE_FS_READ,     /* --fs.read PATH */
   RULE_TCP_CONNECT, /* --tcp-connect PORT[-PORT] */
   RULE_TCP_BIND,    /* --tcp-bind PORT[-PORT] */
+  RULE_SECCOMP_FD,  /* --seccomp-fd FD: an eBPF seccomp filter to install */
 };
 
 struct rule
@@ -34,8 +38,9 @@ struct plan
 {
   struct rule *rules;
   size_t n_rules;
-  char **command; /* argv after "--" */
-  char *path;     /* command[0] resolved through $PATH */
+  char **command;                        /* argv after "--" */
+  char *path;                            /* command[0] resolved through $PATH */
+  const struct entitle_kernel_s *kernel; /* the kernel's seed interfaces, or a test's fake */
 };
 
 /** One line "entitle-init: ..." on stderr, then exit with @status.  */
@@ -44,8 +49,14 @@ _Noreturn void init_fail (int status, const char *fmt, ...) __attribute__ ((form
 /** Does @p hold a rule of @kind?  */
 bool plan_has (const struct plan *p, enum rule_kind kind);
 
+/** Apply the layers to this process, in order (init/layers.c).  */
+void init_apply (const struct plan *p);
+
 /** The Landlock layer: fs.write, fs.read and the TCP port rules.  */
 void init_landlock (const struct plan *p);
+
+/** The eBPF seccomp layer: the filter at --seccomp-fd.  */
+void init_seccomp (const struct plan *p);
 
 /**
  * Call @add for each file the kernel and the dynamic loader open to run

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach.h"
 #include "catalogue.h"
 
 /* gen-entitlements: the CATALOGUE section of entitlements(7), one entry
@@ -123,7 +124,7 @@ static void
 entry_body (const struct entitle_entry_s *e)
 {
   const struct entitle_fx_text_s *fx = NULL;
-  const char *cg = e->bpf_text;
+  const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
 
   bold_list ("Capabilities kept at most (every other one is dropped, but those another entitlement adds)", e->cap_keep, true);
@@ -144,6 +145,12 @@ entry_body (const struct entitle_entry_s *e)
     {
       fputs (".br\nCgroup BPF: ", stdout);
       roff (cg);
+      puts (".");
+    }
+  for (i = 0; entitle_layer_text (e, &i, &layer, &text);)
+    {
+      printf (".br\n%s, where the kernel has it: ", layer);
+      roff (text);
       puts (".");
     }
   bold_list ("Contradicts", e->contradicts, false);

@@ -17,6 +17,7 @@
 #include "hook.h"
 #include "install.h"
 #include "loader.h"
+#include "lsm.h"
 #include "probe.h"
 #include "outcome.h"
 #include "propose.h"
@@ -169,8 +170,24 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
   return make_child (ctx, st, mnt, dir, len, err);
 }
 
+/* The BPF LSM layer, where the kernel runs it (its programs are pinned
+   only then) and the policy has bits its programs read.  */
 static int
-attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, const char *dir, entitle_error_t *err)
+attach_lsm (const struct entitle_policy *policy, int cgfd, entitle_error_t *err)
+{
+  struct entitle_lsm_s l;
+  int ret;
+
+  if (!(policy->flags & entitle_layer_bits (entitle_lsm_progs, ENTITLE_LSM_PROGS)) || entitle_lsm_open (ENTITLE_BPF_DIR, &l) == 0)
+    return 0;
+  ret = entitle_lsm_attach (&l, policy->flags, cgfd, err);
+  entitle_lsm_close (&l);
+  return ret;
+}
+
+static int
+attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, const char *mnt, const char *dir,
+                  entitle_error_t *err)
 {
   struct entitle_bpf_s b;
   cleanup_close int cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -197,6 +214,12 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, co
   if (ret == 0)
     ret = entitle_bpf_install (&b, &plan->policy, plan->policy.cgroup, err);
   entitle_bpf_close (&b);
+  if (ret == 0)
+    ret = attach_lsm (&plan->policy, cgfd, err);
+  /* Beside the cgroup programs: the Checmate layer where the kernel has
+     it.  */
+  if (ret == 0)
+    ret = hook_checmate (ctx, &plan->policy, plan->policy.cgroup, mnt, err);
   return ret;
 }
 
@@ -244,7 +267,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitl
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = attach_and_write (ctx, plan, dir, err);
+  ret = attach_and_write (ctx, plan, mnt, dir, err);
   if (ret == 0)
     record_owner (ctx, st, plan->policy.cgroup, entitlements);
   /* The create fails: a cgroup made for it goes now, not at the next
@@ -359,5 +382,6 @@ hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st)
   hook_made_remove (ctx->config->state_dir, st->root, st->id, ctx->log);
   hook_made_collect (ctx->config->state_dir);
   close (lock);
+  hook_checmate_sweep ();
   return 0;
 }

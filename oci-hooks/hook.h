@@ -39,6 +39,15 @@ int hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan
 /* The probe of this boot: the cached one, else probed now and cached.  */
 int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);
 
+/* The Checmate layer (oci-hooks/checmate.c): installed and given the
+   container's @policy at createRuntime, where the entries of the cgroups
+   that are gone are dropped; at a poststop (where the hook made the
+   cgroup) too.  */
+struct entitle_policy;
+int hook_checmate (struct entitle_ctx_s *ctx, const struct entitle_policy *policy, uint64_t cgroup_id, const char *mnt,
+                   entitle_error_t *err);
+void hook_checmate_sweep (void);
+
 /* Records of the cgroups the hook made (oci-hooks/made.c).  The lock is
    held (an fd to close) while a cgroup is made and filled, and while the
    records are collected.  */

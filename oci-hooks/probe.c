@@ -6,6 +6,7 @@
 #include <linux/seccomp.h>
 #include "catalogue.h"
 #include "hook.h"
+#include "enforce-path.h"
 #include "loader.h"
 #include "probe-run.h"
 #include "probe-cache.h"
@@ -39,6 +40,24 @@ print_landlock (int abi)
   printf ("%s)\n", abi > 0 ? ": in-container helper entitle-init" : ": refused, no Landlock");
 }
 
+/* Which path each entitlement takes here, from its row and this probe.  */
+static void
+print_paths (const struct entitle_probe_s *p)
+{
+  const struct entitle_entry_s *rows;
+  char line[1024];
+  size_t i, n;
+
+  printf ("paths (entitle prefers Checmate, eBPF seccomp, BPF LSM, cgroup BPF, seccomp, Landlock, in this order):\n");
+  rows = entitle_catalogue_rows (NULL, &n);
+  for (i = 0; i < n; i++)
+    {
+      entitle_paths_format (&rows[i], p, line, sizeof (line));
+      if (line[0])
+        printf ("  %s: %s\n", rows[i].name, line);
+    }
+}
+
 static void
 print_text (const struct entitle_probe_s *p)
 {
@@ -62,6 +81,7 @@ print_text (const struct entitle_probe_s *p)
   printf ("\n");
   print_landlock (p->landlock_abi);
   printf ("SELinux: %s\nAppArmor: %s\n", yes (p->selinux), yes (p->apparmor));
+  print_paths (p);
 }
 
 int

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what entitle needs to build and to test, from Debian 12's packages.
+# libelf-dev: bpf/gen-insns reads the seed programs' object (libbpf needs it too);
 # libclang-rt-dev: libFuzzer and clang's sanitizer runtimes (make fuzz);
 # gcc's libasan and libubsan come with build-essential (--enable-sanitizers);
 # valgrind: make valgrind; groff-base: the man page check (cli.bats); the
@@ -17,7 +18,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake pkg-config ca-certificates \
-	libseccomp-dev libbpf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
+	libseccomp-dev libbpf-dev libelf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
 	clang llvm bpftool clang-format \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux groff-base \
 	node-ajv golang-github-opencontainers-specs-dev tcpdump \

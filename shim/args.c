@@ -131,6 +131,11 @@ parse_command (int argc, char *const *argv, int i, const struct command_flags *c
         a->config = value;
       else if (is (name, len, "process", "p"))
         a->process = value;
+      else if (is (name, len, "preserve-fds", NULL))
+        {
+          a->preserve_fds = value;
+          a->preserve_fds_at = i;
+        }
       else if (is (name, len, "help", "h") && strcmp (c->name, "ps") != 0)
         a->command_help = true;
       else if (is (name, len, "cap", "c") && strcmp (c->name, "exec") == 0)
@@ -273,4 +278,31 @@ entitle_args_config_path (const struct entitle_args_s *a)
   if (p == NULL)
     abort ();
   return p;
+}
+
+char **
+entitle_args_set_preserve_fds (int argc, char *const *argv, const struct entitle_args_s *a, char *flag)
+{
+  char **out = calloc ((size_t)argc + 2, sizeof (char *));
+  int k = 0, at = a->preserve_fds_at;
+  /* --preserve-fds N: the flag replaces both the flag and its value.  */
+  bool separate = at > 0 && argv[at] == a->preserve_fds;
+
+  if (out == NULL)
+    abort ();
+  if (separate)
+    at--;
+  for (int i = 0; i < argc; i++)
+    {
+      if (at > 0 && i == at)
+        {
+          out[k++] = flag;
+          i += separate;
+          continue;
+        }
+      out[k++] = argv[i];
+      if (at <= 0 && i == a->command_index)
+        out[k++] = flag;
+    }
+  return out;
 }

@@ -38,6 +38,8 @@ struct entitle_args_s
   const char *id;                          /**< first positional argument */
   const char *caps[ENTITLE_ARGS_MAX_CAPS]; /**< exec --cap/-c values */
   int n_caps;                              /**< how many; more than the array holds is kept counting */
+  const char *preserve_fds;                /**< --preserve-fds of create, run, exec */
+  int preserve_fds_at;                     /**< its argv index: the flag's, or its value's */
   bool missing_value;                      /**< a flag at the end without its value */
   bool command_help;                       /**< --help/-h of create, run, restore, exec or features */
 };
@@ -61,5 +63,13 @@ void entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a);
  * argc.
  */
 int entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a);
+
+/**
+ * @argv (argc entries, parsed into @a) with the command's --preserve-fds
+ * replaced by @flag ("--preserve-fds=N"), or @flag put right after the
+ * command where none is given.  NULL-terminated; the caller frees the
+ * array (its strings are @argv's and @flag).
+ */
+char **entitle_args_set_preserve_fds (int argc, char *const *argv, const struct entitle_args_s *a, char *flag);
 
 #endif

@@ -119,7 +119,8 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   /* entitle's own commands, help and completion: entitle-full reads the
      admin config itself, where they need it.  */
   if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
-      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "why")
+      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "checmate")
+      || is (c, "why")
       || is (c, "inspect") || is (c, "learn"))
     return exec_full (argv, err);
   ret = entitle_config_open (cfg, a->entitle_config, a->entitle_profile, &cfg_err);

@@ -13,10 +13,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "policy.h"
+#include "rules.h"
+#include "storage.h"
 
-#define AF_UNIX         1
-#define AF_INET         2
-#define AF_INET6        10
 #define SOCK_RAW        3
 #define TCP_ESTABLISHED 1
 
@@ -37,20 +36,6 @@
 #define MAX_EXTENSIONS 4
 
 char LICENSE[] SEC ("license") = "GPL";
-
-struct
-{
-  __uint (type, BPF_MAP_TYPE_CGROUP_STORAGE);
-  __type (key, __u64);
-  __type (value, struct entitle_policy);
-  __uint (pinning, LIBBPF_PIN_BY_NAME);
-} entitle_policy SEC (".maps");
-
-static __always_inline struct entitle_policy *
-policy (void)
-{
-  return bpf_get_local_storage (&entitle_policy, 0);
-}
 
 /* The store of records (bpf/progs/policy.h): shared by every container,
    pinned by name, read by `entitle why` and `entitle learn`.  */
@@ -163,58 +148,6 @@ note_addr (struct entitle_policy *p, __u32 rule, __u32 hook, __u16 family, __u16
 
   __builtin_memcpy (ev.addr, a, sizeof (ev.addr));
   note (p, &ev);
-}
-
-static __always_inline int
-in_ranges (const struct entitle_range *r, __u32 n, __u16 port)
-{
-  for (__u32 i = 0; i < ENTITLE_MAX_RANGES; i++)
-    if (i < n && port >= r[i].lo && port <= r[i].hi)
-      return 1;
-  return 0;
-}
-
-/* Is (@family, @a, @port) listed in the @n rules at @rules (egress or
-   ingress: both hold ENTITLE_MAX_EGRESS)?  A rule without ports lists
-   0-65535, so port 0 (a protocol without ports, ICMP) matches only such
-   rules.  */
-static __always_inline int
-listed (const struct entitle_cidr *rules, __u32 n, __u16 family, const __u32 *a, __u16 port)
-{
-  for (__u32 i = 0; i < ENTITLE_MAX_EGRESS; i++)
-    {
-      const struct entitle_cidr *c = &rules[i];
-
-      if (i >= n)
-        break;
-      if (c->family != family || port < c->lo || port > c->hi || (a[0] & c->mask[0]) != c->net[0])
-        continue;
-      if (family == AF_INET
-          || ((a[1] & c->mask[1]) == c->net[1] && (a[2] & c->mask[2]) == c->net[2]
-              && (a[3] & c->mask[3]) == c->net[3]))
-        return 1;
-    }
-  return 0;
-}
-
-_Static_assert(ENTITLE_MAX_INGRESS == ENTITLE_MAX_EGRESS, "listed () bounds both tables");
-
-static __always_inline int
-egress_allowed (const struct entitle_policy *p, __u16 family, const __u32 *a, __u16 port)
-{
-  return listed (p->egress, p->n_egress, family, a, port);
-}
-
-/* An IPv4-mapped address (::ffff:a.b.c.d) goes out as IPv4.  */
-static __always_inline int
-egress6_allowed (const struct entitle_policy *p, const __u32 *a, __u16 port)
-{
-  if (a[0] == 0 && a[1] == 0 && a[2] == bpf_htonl (0xffff))
-    {
-      __u32 v4[4] = { a[3], 0, 0, 0 };
-      return egress_allowed (p, AF_INET, v4, port);
-    }
-  return egress_allowed (p, AF_INET6, a, port);
 }
 
 /* The rule that denies the socket @sk, or 0.  The kernel runs this hook

@@ -20,8 +20,11 @@
    container made stays bound when a kernel thread uses it; a socket made
    outside and passed in is bound by its creator's cgroup instead.  */
 
+/* The LSM programs take the kernel's types from vmlinux.h instead.  */
+#ifndef __VMLINUX_H__
 #include <linux/bpf.h>
 #include <linux/types.h>
+#endif
 
 #define ENTITLE_MAX_RANGES  8  /* network.bind and network.bind-map values */
 #define ENTITLE_MAX_EGRESS  64 /* network.egress rules */
@@ -37,13 +40,19 @@
 #define POL_BIND_MAP       (1u << 4) /* network.bind-map: rewrite bind ports */
 #define POL_SYSCTL_RO      (1u << 5) /* security.confined: no sysctl writes but listed keys */
 #define POL_INGRESS        (1u << 6) /* network.ingress: new contacts from listed sources only */
+/* security.confined's process confinement, which only the seed layers
+   read (the cgroup programs have no hook for it): no namespace made by
+   clone flags (Checmate task_create, clone3 included, whose flags seccomp
+   cannot read), no mount (BPF LSM sb_mount, beside seccomp's denial), no
+   signal to a task outside the container's cgroup (BPF LSM task_kill).  */
+#define POL_CONFINED (1u << 7)
 /* Every rule bit above (a unit test checks that a row carries each).  */
 #define POL_RULES                                                                              \
   (POL_SOCK_UNIX_ONLY | POL_SOCK_NO_RAW | POL_EGRESS | POL_BIND | POL_BIND_MAP | POL_SYSCTL_RO \
-   | POL_INGRESS)
+   | POL_INGRESS | POL_CONFINED)
 /* Not rules: what the programs write to the store.  */
-#define POL_REPORT (1u << 7) /* a record of each denial (the admin config's `denials`) */
-#define POL_LEARN  (1u << 8) /* entitle learn: a record of each distinct use, once */
+#define POL_REPORT (1u << 8) /* a record of each denial (the admin config's `denials`) */
+#define POL_LEARN  (1u << 9) /* entitle learn: a record of each distinct use, once */
 
 struct entitle_range
 {
@@ -131,6 +140,86 @@ struct entitle_store_head
   struct bpf_spin_lock lock;
   __u32 pad;
   __u64 next;
+};
+
+/* The seed layers (DESIGN §4): what Checmate's global hooks and the eBPF
+   seccomp filter read.
+
+   Checmate runs its programs for every task of the host and gives them no
+   cgroup: no cgroup storage and no helper that names the task's cgroup
+   (the seed's helpers are the map operations, probe_read,
+   get_current_task, get_current_pid_tgid, get_current_uid_gid,
+   get_current_comm, tail_call and trace_printk).  So its programs read the
+   current task's cgroup out of the kernel's structures with probe_read, at
+   the offsets the loader takes from the running kernel's BTF (the one
+   entry of entitle_checmate_layout), and look its id and its ancestors'
+   up in a pinned hash map, entitle_checmate_policy, that entitle-hook
+   fills beside the cgroup storage at createRuntime.  The ancestors are
+   looked up too, so a cgroup made inside the container is held to the
+   container's entry, as a cgroup program would hold it.  Entries are
+   removed at poststop for every cgroup that is gone, and whenever the map
+   is full; cgroup ids are never reused, so an entry left behind matches
+   no other container.  */
+#define ENTITLE_CHECMATE_MAX  4096 /* containers with Checmate entries at once */
+#define ENTITLE_CGROUP_LEVELS 16   /* cgroup levels looked up, nearest first */
+
+struct entitle_checmate_layout
+{
+  __u32 task_cgroups;     /* offsetof (struct task_struct, cgroups) */
+  __u32 cset_dfl_cgrp;    /* offsetof (struct css_set, dfl_cgrp) */
+  __u32 cgroup_kn;        /* offsetof (struct cgroup, kn) */
+  __u32 cgroup_level;     /* offsetof (struct cgroup, level) */
+  __u32 cgroup_ancestors; /* offsetof (struct cgroup, ancestors): struct cgroup *[] */
+  __u32 kn_id;            /* offsetof (struct kernfs_node, id) */
+};
+
+/* struct checmate_ctx of the seed (include/linux/checmate.h) as the
+   programs read it: `int hook`, then the union, pointers 64 bits wide.  */
+struct entitle_checmate_ctx
+{
+  __s32 hook;
+  __u32 pad;
+  union
+  {
+    struct
+    {
+      __u64 file, cred;
+    } file_open;
+    struct
+    {
+      __u64 clone_flags;
+    } task_create;
+    struct
+    {
+      __u64 task;
+    } task_free;
+    struct
+    {
+      __u64 sock, address;
+      __s32 addrlen;
+    } socket_connect;
+  };
+};
+
+/* The eBPF seccomp filter of one process (entitle-init installs it): its
+   decisions, the one entry of its own array map.  Syscalls of another ABI
+   than @arch pass to the classic profile, which lists them.  */
+#define ENTITLE_SECCOMP_NR 1024 /* syscall numbers of the native ABI the map holds */
+
+#define SECCOMP_POL_UNIX_ONLY   (1u << 0) /* socket(), socketpair(): AF_UNIX only */
+#define SECCOMP_POL_NO_PACKET   (1u << 1) /* socket(): no AF_PACKET, no raw inet socket */
+#define SECCOMP_POL_NO_DEV_NODE (1u << 2) /* mknod(), mknodat(): no device node */
+#define SECCOMP_POL_PERSONALITY (1u << 3) /* personality(): PER_LINUX and the query only */
+
+struct entitle_seccomp_policy
+{
+  __u32 arch;      /* AUDIT_ARCH_* of the native ABI */
+  __u32 flags;     /* SECCOMP_POL_* */
+  __u32 errno_ret; /* SECCOMP_RET_ERRNO | EPERM */
+  /* The native numbers of the syscalls the flags judge by argument; ~0u
+     where the ABI has none (aarch64 has no mknod).  */
+  __u32 nr_socket, nr_socketpair, nr_mknod, nr_mknodat, nr_personality;
+  __u8 deny[ENTITLE_SECCOMP_NR / 8]; /* bit nr: denied with errno_ret, whatever the arguments */
 };
 
 #endif

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach.h"
+#include "catalogue.h"
+#include "policy.h"
 
 #define POINT(e, n, prog, ptype, atype) [e] = { n, prog, ptype, atype }
 
@@ -72,4 +74,75 @@ entitle_checmate_hook_find (const char *name)
     if (strcmp (entitle_checmate_hooks[i], name) == 0)
       return i;
   return -1;
+}
+
+/* Of the hooks the seed runs programs at (file_open, task_create,
+   task_free, socket_connect), the two where a rule of the catalogue is
+   decided.  Its socket_bind is numbered but never run, and its contexts
+   are read-only, so the bind-port rewrite its cover letter prototyped
+   (network.bind-map) needs more than the seed and stays cgroup BPF's.  */
+const struct entitle_layer_prog_s entitle_checmate_progs[ENTITLE_CHECMATE_PROGS] = {
+  { "socket_connect", "checmate/socket_connect", POL_EGRESS | POL_SOCK_UNIX_ONLY,
+    "socket_connect: held by the calling task's cgroup, also on a socket made outside the container and passed in" },
+  { "task_create", "checmate/task_create", POL_CONFINED,
+    "task_create: no namespace made by clone flags, clone3's included (seccomp cannot read them)" },
+};
+
+/* lsm_cgroup programs, attached to the container's cgroup like the cgroup
+   programs and reading the same storage (the kernel's budget is ten
+   hooks).  */
+const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS] = {
+  { "socket_listen", "entitle_lsm_socket_listen", POL_BIND,
+    "socket_listen: listen() refused on a port the list does not name, also one the kernel chose for an unbound socket" },
+  { "file_open", "entitle_lsm_file_open", POL_SYSCTL_RO,
+    "file_open: a file under /proc/sys opened for writing is refused, but the keys linux.sysctl sets" },
+  { "sb_mount", "entitle_lsm_sb_mount", POL_CONFINED, "sb_mount: no mount" },
+  { "task_kill", "entitle_lsm_task_kill", POL_CONFINED,
+    "task_kill: no signal to a task outside the container's cgroup" },
+};
+
+unsigned
+entitle_layer_bits (const struct entitle_layer_prog_s *progs, size_t n)
+{
+  unsigned bits = 0;
+  for (size_t i = 0; i < n; i++)
+    bits |= progs[i].policy;
+  return bits;
+}
+
+char *
+entitle_layer_names (const struct entitle_layer_prog_s *progs, size_t n, unsigned policy, char *buf, size_t size)
+{
+  size_t len = 0;
+
+  buf[0] = '\0';
+  for (size_t i = 0; i < n && len < size; i++)
+    if (progs[i].policy & policy)
+      len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", progs[i].hook);
+  return buf;
+}
+
+bool
+entitle_layer_text (const struct entitle_entry_s *e, size_t *i, const char **layer, const char **text)
+{
+  /* Position 0 is the eBPF seccomp filter, then each Checmate program,
+     then each LSM program.  */
+  for (size_t k = *i; k < 1 + ENTITLE_CHECMATE_PROGS + ENTITLE_LSM_PROGS; k++)
+    {
+      bool checmate = k - 1 < ENTITLE_CHECMATE_PROGS;
+      const struct entitle_layer_prog_s *prog
+          = k == 0 ? NULL : checmate ? &entitle_checmate_progs[k - 1]
+                                     : &entitle_lsm_progs[k - 1 - ENTITLE_CHECMATE_PROGS];
+
+      if (k == 0 ? !(e->sys_deny || (e->fx & FX_SECCOMP)) : !(prog->policy & e->policy))
+        continue;
+      *i = k + 1;
+      *layer = k == 0 ? "eBPF seccomp" : checmate ? "Checmate"
+                                                  : "BPF LSM";
+      *text = k == 0 ? "the same syscall rules, as a filter whose decisions are in a map, installed on the "
+                       "container's process by the in-container helper"
+                     : prog->text;
+      return true;
+    }
+  return false;
 }

@@ -4,6 +4,7 @@
 
 #include <linux/bpf.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The cgroup BPF attach points entitle probes and uses: one table
    (lib/catalogue/attach.c) that the probe, its JSON, the loader, the hook, explain
@@ -58,5 +59,45 @@ extern const char *const entitle_checmate_hooks[];
 
 /** The seed's number of the Checmate hook @name ("socket_connect"), or -1. */
 int entitle_checmate_hook_find (const char *name);
+
+/* The programs of the layers that are not cgroup BPF (DESIGN §4):
+   Checmate's global hooks (bpf/progs/seeds.bpf.c) and BPF LSM's
+   per-cgroup hooks (bpf/progs/lsm.bpf.c).  Each reads the POL_* bits
+   @policy of the container's policy; a row of the catalogue takes a
+   program's path where its own policy bits meet them (explain, probe).
+   Both are layers beside the cgroup programs and seccomp, which hold
+   every promise on their own: where the kernel has neither, nothing is
+   refused.  */
+struct entitle_entry_s;
+
+struct entitle_layer_prog_s
+{
+  const char *hook;    /**< "socket_connect": the LSM hook, Checmate's by its name */
+  const char *program; /**< the section (Checmate) or program (LSM) that runs there */
+  unsigned policy;     /**< the POL_* bits it reads */
+  const char *text;    /**< what it does, for people */
+};
+
+#define ENTITLE_CHECMATE_PROGS 2
+#define ENTITLE_LSM_PROGS      4
+extern const struct entitle_layer_prog_s entitle_checmate_progs[ENTITLE_CHECMATE_PROGS];
+extern const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS];
+
+/**
+ * The seed and LSM layers' words for @e (a catalogue row), one at a time (@i from 0): the
+ * layer ("Checmate", "BPF LSM", "eBPF seccomp") and what it does.  Returns
+ * false past the last.  What explain and entitlements(7) print.
+ */
+bool entitle_layer_text (const struct entitle_entry_s *e, size_t *i, const char **layer, const char **text);
+
+/** The POL_* bits the @n programs at @progs read.  */
+unsigned entitle_layer_bits (const struct entitle_layer_prog_s *progs, size_t n);
+
+/**
+ * The hooks of the @n programs at @progs whose bits meet @policy,
+ * ", "-separated, into @buf (always NUL-terminated); returns @buf.
+ */
+char *entitle_layer_names (const struct entitle_layer_prog_s *progs, size_t n, unsigned policy, char *buf,
+                           size_t size);
 
 #endif

@@ -37,6 +37,9 @@ enum
   FX_DEV_ALL = 1u << 18,        /* device cgroup: every device */
 };
 
+/* The effects seccomp applies by a syscall's arguments.  */
+#define FX_SECCOMP (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY)
+
 enum entitle_domain
 {
   DOMAIN_NONE, /* modifiers */

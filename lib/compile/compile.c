@@ -290,7 +290,7 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   plan->deny = *deny;
   plan->allow = *allow;
   plan->rules = e->rules;
-  plan->fx = e->fx & (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY);
+  plan->fx = e->fx & FX_SECCOMP;
   plan->clone_no_ns = removes (e, "CAP_SYS_ADMIN");
   plan->clone_ns = !plan->clone_no_ns && entitle_strv_has (e->cap_add, "CAP_SYS_ADMIN")
                    && entitle_caps_bounding_has (process, "CAP_SYS_ADMIN");

@@ -151,7 +151,9 @@ entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle
   add_hook (ctx, hooks, "createRuntime", spec, set);
   /* The programs and the policy go with the cgroup: poststop has work only
      where the hook may make the cgroup (the runtime manages none), and is
-     a fork and exec of the hook per container less where it does not.  */
+     a fork and exec of the hook per container less where it does not.
+     The Checmate layer's entries by cgroup id need none: createRuntime
+     sweeps them (oci-hooks/checmate.c).  */
   if (ctx->cgroup_unmanaged)
     add_hook (ctx, hooks, "poststop", spec, set);
   else

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "admin-config.h"
 #include "landlock.h"
+#include "layers.h"
 #include "policy.h"
 #include "probe.h"
 #include "utils.h"
@@ -81,7 +82,13 @@ entitle_landlock_available (struct entitle_ctx_s *ctx)
 bool
 entitle_landlock_wraps (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
 {
-  return entitle_landlock_needed (set) && entitle_landlock_available (ctx);
+  return (entitle_landlock_needed (set) && entitle_landlock_available (ctx)) || entitle_layers_seccomp (ctx, set);
+}
+
+int
+entitle_helper_seccomp_fd (const struct entitle_ctx_s *ctx)
+{
+  return 3 + ctx->preserve_fds;
 }
 
 /* The ports of @req's value that its row's programs allow: an egress
@@ -174,13 +181,11 @@ tcp_layer (const struct entitle_set_s *set, struct argv_s *out)
   reset (&a);
 }
 
-char **
-entitle_landlock_argv (const struct entitle_set_s *set)
+/* The Landlock layer's options: each Landlock row's is its name
+   (--fs.write PATH), then the TCP ports.  */
+static void
+landlock_layer (const struct entitle_set_s *set, struct argv_s *a)
 {
-  struct argv_s a = { 0 };
-
-  push (&a, strdup (ENTITLE_INIT_DEST));
-  /* Each Landlock row's helper option is its name: --fs.write PATH.  */
   for (size_t i = 0; i < set->n; i++)
     {
       const struct entitle_request_s *r = &set->items[i];
@@ -189,10 +194,28 @@ entitle_landlock_argv (const struct entitle_set_s *set)
         continue;
       if (asprintf (&option, "--%s", r->entry->name) < 0)
         abort ();
-      push_option (&a, option, r->value);
+      push_option (a, option, r->value);
       free (option);
     }
-  tcp_layer (set, &a);
+  tcp_layer (set, a);
+}
+
+char **
+entitle_landlock_argv (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
+{
+  struct argv_s a = { 0 };
+  char fd[16];
+
+  push (&a, strdup (ENTITLE_INIT_DEST));
+  if (entitle_landlock_available (ctx))
+    landlock_layer (set, &a);
+  /* The eBPF seccomp filter create loaded comes as one more preserved fd
+     (full/seccomp.c).  */
+  if (entitle_layers_seccomp (ctx, set))
+    {
+      snprintf (fd, sizeof (fd), "%d", entitle_helper_seccomp_fd (ctx));
+      push_option (&a, "--seccomp-fd", fd);
+    }
   push (&a, strdup ("--"));
   return a.v;
 }
@@ -216,7 +239,7 @@ command_start (const json_t *args)
 }
 
 void
-entitle_landlock_wrap (json_t *process, const struct entitle_set_s *set)
+entitle_landlock_wrap (struct entitle_ctx_s *ctx, json_t *process, const struct entitle_set_s *set)
 {
   const json_t *args = json_get (process, "args");
   cleanup_strv char **prefix = NULL;
@@ -226,7 +249,7 @@ entitle_landlock_wrap (json_t *process, const struct entitle_set_s *set)
   if (args == NULL || args->type != JSON_ARRAY || args->n == 0)
     return;
   start = command_start (args);
-  prefix = entitle_landlock_argv (set);
+  prefix = entitle_landlock_argv (ctx, set);
   wrapped = json_new (JSON_ARRAY);
   for (char **p = prefix; *p; p++)
     json_push (wrapped, json_new_string (*p));
@@ -296,11 +319,11 @@ entitle_landlock_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct en
   if (!entitle_landlock_wraps (ctx, set) || args == NULL || args->type != JSON_ARRAY || args->n == 0)
     return 0;
   for (size_t i = 0; name == NULL && i < set->n; i++)
-    if (set->items[i].entry->fx & FX_LANDLOCK)
+    if (set->items[i].entry->fx & FX_LANDLOCK || set->items[i].entry->sys_deny)
       name = set->items[i].entry->name;
-  ret = mount_helper (spec, name, err);
+  ret = mount_helper (spec, name ? name : set->items[0].entry->name, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  entitle_landlock_wrap (process, set);
+  entitle_landlock_wrap (ctx, process, set);
   return 0;
 }

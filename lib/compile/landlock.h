@@ -36,17 +36,26 @@ int entitle_landlock_abi (struct entitle_ctx_s *ctx);
  */
 bool entitle_landlock_available (struct entitle_ctx_s *ctx);
 
-/** Does a container with @set run its processes through the helper?  */
+/**
+ * Does a container with @set run its processes through the helper: for
+ * Landlock, or for the eBPF seccomp layer (lib/compile/layers.h)?
+ */
 bool entitle_landlock_wraps (struct entitle_ctx_s *ctx, const struct entitle_set_s *set);
+
+/** The fd the helper finds its eBPF seccomp filter at: the one after the
+    runtime's --preserve-fds.  */
+int entitle_helper_seccomp_fd (const struct entitle_ctx_s *ctx);
 
 /**
  * The helper's command line for @set, from ENTITLE_INIT_DEST to "--"
- * included: --fs.write and --fs.read with the paths, and the TCP ports
- * of the second network layer (--tcp-connect, --tcp-bind) where Landlock
- * can hold them without denying what the cgroup programs allow.
- * NULL-terminated, malloc'd; free with cleanup_strv.
+ * included: where the kernel has Landlock, --fs.write and --fs.read with
+ * the paths, and the TCP ports of the second network layer
+ * (--tcp-connect, --tcp-bind) where Landlock can hold them without
+ * denying what the cgroup programs allow; where the set takes the eBPF
+ * seccomp layer, --seccomp-fd FD.  NULL-terminated, malloc'd; free with
+ * cleanup_strv.
  */
-char **entitle_landlock_argv (const struct entitle_set_s *set);
+char **entitle_landlock_argv (struct entitle_ctx_s *ctx, const struct entitle_set_s *set);
 
 /**
  * Put the helper for @set in front of @process's args.  A prefix that an
@@ -54,7 +63,7 @@ char **entitle_landlock_argv (const struct entitle_set_s *set);
  * compiles to the same bytes.  A process without args runs nothing (the
  * runtimes refuse it) and is left alone.
  */
-void entitle_landlock_wrap (json_t *process, const struct entitle_set_s *set);
+void entitle_landlock_wrap (struct entitle_ctx_s *ctx, json_t *process, const struct entitle_set_s *set);
 
 /**
  * create: where @set needs the helper and Landlock is here, mount the

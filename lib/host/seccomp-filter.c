@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include "seccomp-ebpf.h"
 #include "seccomp-filter.h"
 #include "utils.h"
 
@@ -17,20 +19,39 @@ entitle_seccomp_filters_free (struct entitle_seccomp_filter_s *filters, size_t n
 {
   size_t i;
   for (i = 0; i < n; i++)
-    free (filters[i].insns);
+    {
+      free (filters[i].insns);
+      if (filters[i].ebpf_fd >= 0)
+        close (filters[i].ebpf_fd);
+    }
   free (filters);
 }
 
 /* Filter @index of the stopped tracee @pid; 0 past the last one.  */
 static int
-read_one (pid_t pid, unsigned long index, struct entitle_seccomp_filter_s *f, entitle_error_t *err)
+read_one (const struct entitle_kernel_s *k, pid_t pid, bool extended, unsigned long index,
+          struct entitle_seccomp_filter_s *f, entitle_error_t *err)
 {
-  long n = ptrace (PTRACE_SECCOMP_GET_FILTER, pid, (void *)index, NULL);
+  long n = k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, 0);
+  int fd;
 
+  f->ebpf_fd = -1;
   if (n < 0 && errno == ENOENT)
     return 0;
-  if (n < 0 && (errno == EINVAL || errno == EMEDIUMTYPE) && index == 0)
+  if (n < 0 && errno == EINVAL && index == 0)
     return 0; /* not in filter mode: no filter at all */
+  if (n < 0 && errno == EMEDIUMTYPE)
+    {
+      /* No classic program: the seed's eBPF filter.  */
+      f->kind = ENTITLE_FILTER_EBPF;
+      if (!extended)
+        return 1;
+      fd = entitle_seccomp_get_extended (k, pid, index, err);
+      if (UNLIKELY (fd < 0))
+        return fd;
+      f->ebpf_fd = fd > 0 ? fd : -1;
+      return 1;
+    }
   if (n < 0)
     return entitle_make_sys_error (err, "read seccomp filter %lu of process %d (PTRACE_SECCOMP_GET_FILTER)",
                                    index, (int)pid);
@@ -38,7 +59,7 @@ read_one (pid_t pid, unsigned long index, struct entitle_seccomp_filter_s *f, en
   f->n = (size_t)n;
   if ((f->insns = calloc (f->n + 1, sizeof (*f->insns))) == NULL)
     abort ();
-  if (ptrace (PTRACE_SECCOMP_GET_FILTER, pid, (void *)index, f->insns) < 0)
+  if (k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, (unsigned long)f->insns) < 0)
     {
       free (f->insns);
       return entitle_make_sys_error (err, "read seccomp filter %lu of process %d", index, (int)pid);
@@ -47,7 +68,8 @@ read_one (pid_t pid, unsigned long index, struct entitle_seccomp_filter_s *f, en
 }
 
 static int
-read_all (pid_t pid, struct entitle_seccomp_filter_s **filters, size_t *n, entitle_error_t *err)
+read_all (const struct entitle_kernel_s *k, pid_t pid, bool extended, struct entitle_seccomp_filter_s **filters,
+          size_t *n, entitle_error_t *err)
 {
   int ret;
 
@@ -55,7 +77,7 @@ read_all (pid_t pid, struct entitle_seccomp_filter_s **filters, size_t *n, entit
     {
       struct entitle_seccomp_filter_s f = { 0 };
 
-      ret = read_one (pid, *n, &f, err);
+      ret = read_one (k, pid, extended, *n, &f, err);
       if (ret <= 0)
         return ret;
       if ((*filters = realloc (*filters, (*n + 1) * sizeof (**filters))) == NULL)
@@ -65,8 +87,8 @@ read_all (pid_t pid, struct entitle_seccomp_filter_s **filters, size_t *n, entit
 }
 
 int
-entitle_seccomp_read_classic (pid_t pid, struct entitle_seccomp_filter_s **filters, size_t *n,
-                              entitle_error_t *err)
+entitle_seccomp_read_filters (const struct entitle_kernel_s *k, pid_t pid, bool extended,
+                              struct entitle_seccomp_filter_s **filters, size_t *n, entitle_error_t *err)
 {
   int status, ret;
 
@@ -74,15 +96,15 @@ entitle_seccomp_read_classic (pid_t pid, struct entitle_seccomp_filter_s **filte
   *n = 0;
   /* The kernel hands filters only to a tracer that holds the process
      stopped.  */
-  if (ptrace (PTRACE_SEIZE, pid, NULL, NULL) < 0)
+  if (k->ptrace (PTRACE_SEIZE, pid, 0, 0) < 0)
     return entitle_make_sys_error (err, "trace process %d to read its seccomp filters", (int)pid);
-  if (ptrace (PTRACE_INTERRUPT, pid, NULL, NULL) < 0 || waitpid (pid, &status, __WALL) < 0)
+  if (k->ptrace (PTRACE_INTERRUPT, pid, 0, 0) < 0 || waitpid (pid, &status, __WALL) < 0)
     ret = entitle_make_sys_error (err, "stop process %d to read its seccomp filters", (int)pid);
   else if (!WIFSTOPPED (status))
     ret = entitle_make_error (err, ESRCH, "process %d ended while its seccomp filters were read", (int)pid);
   else
-    ret = read_all (pid, filters, n, err);
-  ptrace (PTRACE_DETACH, pid, NULL, NULL);
+    ret = read_all (k, pid, extended, filters, n, err);
+  k->ptrace (PTRACE_DETACH, pid, 0, 0);
   if (UNLIKELY (ret < 0))
     {
       entitle_seccomp_filters_free (*filters, *n);
@@ -134,6 +156,54 @@ entitle_seccomp_action_name (uint32_t ret, char *buf, size_t len)
     }
 }
 
+/* What every path to an instruction left: the seccomp_data offset in
+   the accumulator (-1: something else) and the architecture they all
+   checked (0: not one).  Classic BPF jumps forward only, so one pass in
+   order meets every path before the instruction it reaches.  */
+struct entitle_disasm_state
+{
+  bool reached;
+  int loaded;
+  uint32_t arch;
+};
+
+void
+entitle_disasm_start (struct entitle_disasm_s *d, const struct sock_filter *insns, size_t n)
+{
+  d->insns = insns;
+  d->n = n;
+  if ((d->st = calloc (n + 1, sizeof (*d->st))) == NULL)
+    abort ();
+  d->st[0] = (struct entitle_disasm_state){ true, -1, 0 };
+}
+
+void
+entitle_disasm_end (struct entitle_disasm_s *d)
+{
+  free (d->st);
+  d->st = NULL;
+}
+
+/* Flow @from into instruction @to: where paths meet, what they differ in
+   is unknown.  */
+static void
+flow (struct entitle_disasm_s *d, size_t to, struct entitle_disasm_state from)
+{
+  struct entitle_disasm_state *s = &d->st[to < d->n ? to : d->n];
+
+  if (to >= d->n)
+    return;
+  if (!s->reached)
+    {
+      *s = from;
+      return;
+    }
+  if (s->loaded != from.loaded)
+    s->loaded = -1;
+  if (s->arch != from.arch)
+    s->arch = 0;
+}
+
 /* The names of the architectures entitle's profiles list (DESIGN §3).  */
 static const char *
 arch_name (uint32_t arch)
@@ -177,7 +247,7 @@ field_name (uint32_t k, char *buf, size_t len)
 
 /* The comment of a comparison with @k: a syscall's name, an arch's.  */
 static void
-compared (const struct entitle_disasm_s *d, uint32_t k, char *buf, size_t len)
+compared (const struct entitle_disasm_state *d, uint32_t k, char *buf, size_t len)
 {
   char *name = NULL;
   const char *arch;
@@ -245,7 +315,7 @@ jump_name (uint16_t op)
 }
 
 static void
-disasm_load (struct entitle_disasm_s *d, const struct sock_filter *f, char *buf, size_t len)
+disasm_load (struct entitle_disasm_state *d, const struct sock_filter *f, char *buf, size_t len)
 {
   const char *reg = BPF_CLASS (f->code) == BPF_LD ? "ld" : "ldx";
   char field[32];
@@ -274,52 +344,68 @@ disasm_load (struct entitle_disasm_s *d, const struct sock_filter *f, char *buf,
     d->loaded = -1;
 }
 
-void
-entitle_disasm (struct entitle_disasm_s *d, const struct sock_filter *insns, size_t i, char *buf, size_t len)
+/* A conditional jump: its text, and its two successors told what it
+   learnt (the architecture, where it is equal).  */
+static void
+disasm_jump (struct entitle_disasm_s *d, size_t i, char *buf, size_t len)
 {
-  const struct sock_filter *f = &insns[i];
-  char note[96], action[32];
+  const struct sock_filter *f = &d->insns[i];
+  struct entitle_disasm_state in = d->st[i], t = in;
+  char note[96];
 
+  if (BPF_SRC (f->code) == BPF_X)
+    snprintf (buf, len, "%s x, %zu, %zu", jump_name (BPF_OP (f->code)), i + 1 + f->jt, i + 1 + f->jf);
+  else
+    {
+      note[0] = '\0';
+      /* A bound (jgt, jge) or an equality names a syscall; a jset tests
+         bits, such as x32's.  */
+      if (BPF_OP (f->code) == BPF_JEQ || (BPF_OP (f->code) != BPF_JSET && f->k < 0x40000000u))
+        compared (&in, f->k, note, sizeof (note));
+      /* The code a matching arch leads to is that arch's.  */
+      if (in.loaded == 4 && BPF_OP (f->code) == BPF_JEQ && arch_name (f->k))
+        t.arch = f->k;
+      snprintf (buf, len, "%s #0x%x, %zu, %zu%s%s", jump_name (BPF_OP (f->code)), f->k, i + 1 + f->jt,
+                i + 1 + f->jf, *note ? " ; " : "", note);
+    }
+  flow (d, i + 1 + f->jt, t);
+  flow (d, i + 1 + f->jf, in);
+}
+
+void
+entitle_disasm (struct entitle_disasm_s *d, size_t i, char *buf, size_t len)
+{
+  const struct sock_filter *f = &d->insns[i];
+  struct entitle_disasm_state out = d->st[i];
+  char action[32];
+
+  if (!out.reached)
+    out = (struct entitle_disasm_state){ true, -1, 0 };
   switch (BPF_CLASS (f->code))
     {
     case BPF_LD:
     case BPF_LDX:
-      disasm_load (d, f, buf, len);
-      return;
+      disasm_load (&out, f, buf, len);
+      break;
     case BPF_ST:
     case BPF_STX:
       snprintf (buf, len, "%s M[%u]", BPF_CLASS (f->code) == BPF_ST ? "st" : "stx", f->k);
-      return;
+      break;
     case BPF_ALU:
-      d->loaded = -1;
+      out.loaded = -1;
       if (BPF_OP (f->code) == BPF_NEG)
         snprintf (buf, len, "neg");
       else if (BPF_SRC (f->code) == BPF_X)
         snprintf (buf, len, "%s x", alu_name (BPF_OP (f->code)));
       else
         snprintf (buf, len, "%s #0x%x", alu_name (BPF_OP (f->code)), f->k);
-      return;
+      break;
     case BPF_JMP:
-      if (BPF_OP (f->code) == BPF_JA)
-        {
-          snprintf (buf, len, "ja %zu", i + 1 + f->k);
-          return;
-        }
-      if (BPF_SRC (f->code) == BPF_X)
-        {
-          snprintf (buf, len, "%s x, %zu, %zu", jump_name (BPF_OP (f->code)), i + 1 + f->jt, i + 1 + f->jf);
-          return;
-        }
-      note[0] = '\0';
-      /* A bound (jgt, jge) or an equality names a syscall; a jset tests
-         bits, such as x32's.  */
-      if (BPF_OP (f->code) == BPF_JEQ || (BPF_OP (f->code) != BPF_JSET && f->k < 0x40000000u))
-        compared (d, f->k, note, sizeof (note));
-      /* The code that follows a matching arch is that arch's.  */
-      if (d->loaded == 4 && BPF_OP (f->code) == BPF_JEQ && arch_name (f->k))
-        d->arch = f->k;
-      snprintf (buf, len, "%s #0x%x, %zu, %zu%s%s", jump_name (BPF_OP (f->code)), f->k, i + 1 + f->jt,
-                i + 1 + f->jf, *note ? " ; " : "", note);
+      d->st[i] = out;
+      if (BPF_OP (f->code) != BPF_JA)
+        return disasm_jump (d, i, buf, len);
+      snprintf (buf, len, "ja %zu", i + 1 + f->k);
+      flow (d, i + 1 + f->k, out);
       return;
     case BPF_RET:
       if (BPF_RVAL (f->code) == BPF_A)
@@ -331,10 +417,12 @@ entitle_disasm (struct entitle_disasm_s *d, const struct sock_filter *insns, siz
         }
       return;
     case BPF_MISC:
-      d->loaded = -1;
+      if (BPF_MISCOP (f->code) != BPF_TAX)
+        out.loaded = -1;
       snprintf (buf, len, "%s", BPF_MISCOP (f->code) == BPF_TAX ? "tax" : "txa");
-      return;
+      break;
     default:
       snprintf (buf, len, "? (code 0x%02x)", f->code);
     }
+  flow (d, i + 1, out);
 }

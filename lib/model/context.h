@@ -16,11 +16,13 @@ struct entitle_ctx_s
   const struct entitle_config_s *config;
   const char *root;      /**< the runtime's --root, or NULL */
   bool cgroup_unmanaged; /**< crun --cgroup-manager=disabled: the hook may make a cgroup */
+  int preserve_fds;      /**< the runtime's --preserve-fds: the fds past 2 the container gets */
 
   /* Memoized probes; -1 until asked.  */
   int selinux_enabled;
   int apparmor_enabled;
   int landlock_abi; /**< the kernel's Landlock ABI, 0: none */
+  int seccomp_ebpf; /**< the kernel has eBPF seccomp filters */
   int bounding_read;
   uint64_t bounding;    /**< entitle's own bounding set */
   char **syscall_names; /**< every syscall of the host's architectures */
@@ -34,9 +36,11 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->config = config;
   ctx->root = NULL;
   ctx->cgroup_unmanaged = false;
+  ctx->preserve_fds = 0;
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
   ctx->landlock_abi = -1;
+  ctx->seccomp_ebpf = -1;
   ctx->bounding_read = 0;
   ctx->bounding = 0;
   ctx->syscall_names = NULL;

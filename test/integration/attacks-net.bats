@@ -250,6 +250,13 @@ unreached() {
   unreached tcp
 }
 
+@test "network.bind: where the kernel runs BPF LSM, listen() itself is refused on a port the kernel would choose" {
+  lsm=$("$ENTITLE" probe --json)
+  [ "$(jq -r .lsm_cgroup <<<"$lsm")" = true ] || skip "this kernel refuses BPF LSM programs: $(jq -r .bpf_lsm.error <<<"$lsm")"
+  bind_attack ent network.bind=8080 tcp listen-auto 3
+  [ "$SERVER_SAID" = EPERM ]
+}
+
 @test "network.bind: a datagram from outside does not reach the port an unbound sendto autobound" {
   # The container sends to B:9; the test's datagram comes from elsewhere
   # to A:port, so it is no reply.

@@ -83,7 +83,7 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/explain.json"
   jq -e 'type == "array" and length == 4' "$BATS_TEST_TMPDIR/explain.json"
   jq -e 'all(.[]; (keys | sort) == (["capabilities", "contradicts", "domain", "effects", "exact_grant", "example",
-      "form", "limits", "mechanisms", "modifier", "name", "note", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
+      "form", "limits", "mechanisms", "modifier", "name", "note", "paths", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
   # Each limit that remains, in one sentence.
   jq -e '.[0].limits | length == 2 and (.[0] | test("SCM_RIGHTS")) and (.[1] | test("SIGSYS"))' "$BATS_TEST_TMPDIR/explain.json"
   jq -e '.[0] | .name == "network.none" and .domain == "network" and .rung == 1 and .modifier == false
@@ -344,4 +344,42 @@ EOF
   # Nothing close: no guess.
   run --separate-stderr "$ENTITLE" explain gpu.all
   [ "$stderr" = 'entitle: unknown entitlement `gpu.all`' ]
+}
+
+@test "explain: which path each part takes on this host, the seed layers included, as entitle probe says" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
+  "$ENTITLE" probe --json >"$BATS_TEST_TMPDIR/probe.json"
+  run --separate-stderr "$ENTITLE" explain security.confined
+  [ "$status" -eq 0 ]
+  line=$(printf '%s\n' "$output" | sed -n 's/^  paths on this host: //p')
+  [ "$line" = "$("$ENTITLE" probe | sed -n 's/^  security.confined: //p')" ]
+  # What each layer would do, where the kernel has it.
+  [[ "$output" == *"  Checmate, where the kernel has it: task_create: no namespace made by clone flags"* ]]
+  [[ "$output" == *"  BPF LSM, where the kernel has it: sb_mount: no mount"* ]]
+  [[ "$output" == *"  eBPF seccomp, where the kernel has it: the same syscall rules"* ]]
+  # The same as JSON: each path with its layer flag, taken as the probe found.
+  run --separate-stderr "$ENTITLE" explain --json security.confined network.egress=10.0.0.0/8 fs.write
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/explain.json"
+  checmate=$(jq -r .checmate "$BATS_TEST_TMPDIR/probe.json")
+  ext=$(jq -r .seccomp_filter_extended "$BATS_TEST_TMPDIR/probe.json")
+  lsm=$(jq -r .lsm_cgroup "$BATS_TEST_TMPDIR/probe.json")
+  jq -e --argjson c "$checmate" --argjson e "$ext" --argjson l "$lsm" '.[0].paths
+      | ([.[].path] == ["Checmate", "eBPF seccomp", "BPF LSM", "cgroup BPF", "seccomp"])
+      and (.[0] | .detail == "task_create" and .layer and .taken == $c)
+      and (.[1] | .detail == null and .layer and .taken == $e)
+      and (.[2] | .detail == "file_open, sb_mount, task_kill" and .layer and .taken == $l)
+      and (.[3] | .detail == "sysctl" and (.layer | not))' "$BATS_TEST_TMPDIR/explain.json"
+  jq -e '.[1].paths | [.[].path] == ["Checmate", "cgroup BPF"] and .[0].detail == "socket_connect"' \
+    "$BATS_TEST_TMPDIR/explain.json"
+  jq -e '.[2].paths | [.[].path] == ["Landlock"]' "$BATS_TEST_TMPDIR/explain.json"
+}
+
+@test "explain: without a host probe, the paths say so" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
+  run --separate-stderr env -u ENTITLE_HOOK "$ENTITLE" explain network.none
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'  paths on this host: not probed (`/nonexistent/entitle-hook`: No such file or directory)'* ]]
+  run --separate-stderr env -u ENTITLE_HOOK "$ENTITLE" explain --json network.none
+  [ "$(jq -r '.[0].paths' <<<"$output")" = null ]
 }

@@ -99,15 +99,19 @@ entitle_version() {
   done
 }
 
-@test "features: io.entitle.mechanisms names cgroup BPF and Landlock exactly when entitle probe finds them" {
+@test "features: io.entitle.mechanisms names cgroup BPF, Landlock and the layers exactly when entitle probe finds them" {
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
+  "$ENTITLE" probe --json >"$BATS_TEST_TMPDIR/probe.json"
   # Every attach point but device, which the runtimes use, not entitle.
-  all=$("$ENTITLE" probe --json | jq -r '[.cgroup_bpf[] | select(. != "device")] | length')
-  abi=$("$ENTITLE" probe --json | jq -r .landlock_abi)
+  all=$(jq -r '[.cgroup_bpf[] | select(. != "device")] | length' "$BATS_TEST_TMPDIR/probe.json")
+  abi=$(jq -r .landlock_abi "$BATS_TEST_TMPDIR/probe.json")
   mech=$("$ENTITLE" features | jq -r '.annotations["io.entitle.mechanisms"]')
   want=seccomp,capabilities,namespaces,paths,device-cgroup
   [ "$all" -ne 10 ] || want+=,cgroup-bpf
   [ "$abi" -eq 0 ] || want+=,landlock
+  [ "$(jq -r .checmate "$BATS_TEST_TMPDIR/probe.json")" = false ] || want+=,checmate
+  [ "$(jq -r .seccomp_filter_extended "$BATS_TEST_TMPDIR/probe.json")" = false ] || want+=,seccomp-ebpf
+  [ "$(jq -r .lsm_cgroup "$BATS_TEST_TMPDIR/probe.json")" = false ] || want+=,bpf-lsm
   [ "$mech" = "$want" ]
   # Without a usable hook there is no cgroup BPF to offer.
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state2\", \"hook\": \"/nonexistent\"}"

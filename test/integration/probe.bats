@@ -103,3 +103,46 @@ SEC ("lsm/file_open") int t (unsigned long long *ctx) { return 0; }' >"$BATS_TES
   done
   rmdir "$cg"
 }
+
+# paths_of ENT: the line `entitle probe` prints for ENT under "paths".
+paths_of() {
+  "$ENTITLE" probe | sed -n '/^paths/,$p' | sed -n "s/^  $1: //p"
+}
+
+@test "probe: which path each entitlement takes, from the rows and what the probe found" {
+  run "$ENTITLE" probe
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"paths (entitle prefers Checmate, eBPF seccomp, BPF LSM, cgroup BPF, seccomp, Landlock, in this order):"* ]]
+  egress=$(paths_of network.egress)
+  confined=$(paths_of security.confined)
+  bind=$(paths_of network.bind)
+  # cgroup BPF, with the attach points the row names.
+  if [ "$(jq -r '.cgroup_bpf | index("connect4") != null' "$PROBE_JSON")" = true ]; then
+    [[ "$egress" == "cgroup BPF (sock_create, connect4, connect6, sendmsg4, sendmsg6, skb_egress)"* ]]
+  fi
+  # The seed layers as the probe found them, each named with its hooks.
+  if [ "$(jq -r .checmate "$PROBE_JSON")" = true ]; then
+    [[ "$egress" == "Checmate (socket_connect), "* ]]
+  else
+    [[ "$egress" == *"; not Checmate (socket_connect): this kernel has no Checmate"* ]]
+    [[ "$confined" == *"; not Checmate (task_create): this kernel has no Checmate"* ]]
+  fi
+  if [ "$(jq -r .seccomp_filter_extended "$PROBE_JSON")" = true ]; then
+    [[ "$confined" == *"eBPF seccomp, "* ]]
+  else
+    [[ "$confined" == *"; not eBPF seccomp: this kernel has no eBPF seccomp filters"* ]]
+  fi
+  if [ "$(jq -r .lsm_cgroup "$PROBE_JSON")" = true ]; then
+    [[ "$bind" == *"BPF LSM (socket_listen)"* && "$bind" != *"not BPF LSM"* ]]
+  else
+    [[ "$bind" == *"; not BPF LSM (socket_listen): "* ]]
+    [[ "$confined" == *"; not BPF LSM (file_open, sb_mount, task_kill): "* ]]
+  fi
+  # fs.* takes Landlock, or says why not; a row of capabilities only has no line.
+  if [ "$(jq -r .landlock_abi "$PROBE_JSON")" -gt 0 ]; then
+    [ "$(paths_of fs.write)" = Landlock ]
+  else
+    [ "$(paths_of fs.write)" = "not Landlock: this kernel has no Landlock" ]
+  fi
+  [ -z "$(paths_of network.proxy)" ]
+}

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "args.h"
@@ -537,6 +538,44 @@ test_entitle_args_profile (void **state)
   assert_str (a.entitle_profile, NULL);
 }
 
+/* The eBPF seccomp layer's fd (full/seccomp.c): the runtime's
+   --preserve-fds becomes one more, in whichever spelling it was given, or
+   is put right after the command; the rest of argv is as it was.  */
+static char *
+preserved (int argc, char **argv)
+{
+  static char out[512];
+  struct entitle_args_s a;
+  char flag[] = "--preserve-fds=N", **v;
+
+  entitle_args_parse (argc, argv, &a);
+  v = entitle_args_set_preserve_fds (argc, argv, &a, flag);
+  out[0] = '\0';
+  for (char **p = v; *p; p++)
+    {
+      strcat (out, p == v ? "" : " ");
+      strcat (out, *p);
+    }
+  free (v);
+  return out;
+}
+
+static void
+test_entitle_args_set_preserve_fds (void **state)
+{
+  char *none[] = { "runc", "--root", "/r", "create", "-b", "/b", "id" };
+  char *separate[] = { "runc", "create", "--preserve-fds", "2", "-b", "/b", "id" };
+  char *joined[] = { "runc", "exec", "--preserve-fds=2", "id", "sh" };
+  char *exec_none[] = { "runc", "exec", "id", "sh", "--preserve-fds", "9" };
+
+  (void)state;
+  assert_string_equal (preserved (ARGC (none), none), "runc --root /r create --preserve-fds=N -b /b id");
+  assert_string_equal (preserved (ARGC (separate), separate), "runc create --preserve-fds=N -b /b id");
+  assert_string_equal (preserved (ARGC (joined), joined), "runc exec --preserve-fds=N id sh");
+  /* After the id is the command's, never the runtime's.  */
+  assert_string_equal (preserved (ARGC (exec_none), exec_none), "runc exec --preserve-fds=N id sh --preserve-fds 9");
+}
+
 int
 main (void)
 {
@@ -564,6 +603,7 @@ main (void)
     cmocka_unit_test (test_entitle_args_parse_double_dash_before_command),
     cmocka_unit_test (test_entitle_args_parse_argv_unchanged),
     cmocka_unit_test (test_entitle_args_parse_bool_false),
+    cmocka_unit_test (test_entitle_args_set_preserve_fds),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

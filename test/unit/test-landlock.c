@@ -86,22 +86,47 @@ set_of (const char *list, struct entitle_set_s *set)
     fail_msg ("%s: %s", list, err->msg);
 }
 
-/* The helper's argv for @list, joined with spaces.  */
+/* A context whose kernel has Landlock ABI @abi and, where @seccomp_ebpf,
+   eBPF seccomp filters (a FAKE kernel answer: mainline has none), called
+   with --preserve-fds @preserve.  */
+static struct entitle_ctx_s *
+ctx_of (struct entitle_ctx_s *ctx, int abi, int seccomp_ebpf, int preserve)
+{
+  static struct entitle_config_s cfg;
+
+  no_config (&cfg);
+  entitle_ctx_init (ctx, &test_log, &cfg);
+  ctx->landlock_abi = abi;
+  ctx->seccomp_ebpf = seccomp_ebpf;
+  ctx->preserve_fds = preserve;
+  return ctx;
+}
+
+/* The helper's argv for @list in @ctx, joined with spaces.  */
 static char *
-argv_of (const char *list)
+argv_in (struct entitle_ctx_s *ctx, const char *list)
 {
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   cleanup_strv char **argv = NULL;
   char *out = calloc (1, 4096);
 
   set_of (list, &set);
-  argv = entitle_landlock_argv (&set);
+  argv = entitle_landlock_argv (ctx, &set);
   for (char **p = argv; *p; p++)
     {
       strcat (out, p == argv ? "" : " ");
       strcat (out, *p);
     }
   return out;
+}
+
+/* The helper's argv for @list on this tree's CI kernel: Landlock ABI 7, no
+   eBPF seccomp.  */
+static char *
+argv_of (const char *list)
+{
+  struct entitle_ctx_s ctx;
+  return argv_in (ctx_of (&ctx, 7, 0, 0), list);
 }
 
 static char *
@@ -283,16 +308,43 @@ test_landlock_wrap_process (void **state)
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   cleanup_json json_t *process = parse_ok ("{\"args\":[\"ls\",\"-l\"],\"cwd\":\"/\"}");
   cleanup_free char *once = NULL, *twice = NULL;
+  struct entitle_ctx_s ctx;
 
   (void)state;
   set_of ("fs.read=/etc,network.bind=80", &set);
-  entitle_landlock_wrap (process, &set);
+  entitle_landlock_wrap (ctx_of (&ctx, 7, 0, 0), process, &set);
   once = text_of (process);
   assert_string_equal (once, "{\"cwd\":\"/\",\"args\":[\"/dev/entitle-init\",\"--fs.read\",\"/etc\",\"--tcp-bind\",\"0\","
                              "\"--tcp-bind\",\"80\",\"--\",\"ls\",\"-l\"]}");
-  entitle_landlock_wrap (process, &set);
+  entitle_landlock_wrap (&ctx, process, &set);
   twice = text_of (process);
   assert_string_equal (once, twice);
+}
+
+/* Where the kernel has eBPF seccomp (a FAKE kernel answer), a set with
+   syscall rules runs through the helper, which gets the filter as the fd
+   after the runtime's --preserve-fds; without Landlock it gets no
+   Landlock rule.  */
+static void
+test_helper_argv_seccomp_fd_fake_kernel (void **state)
+{
+  struct entitle_ctx_s ctx;
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  cleanup_free char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+  (void)state;
+  a = argv_in (ctx_of (&ctx, 7, 1, 0), "security.confined,fs.write=/tmp");
+  assert_string_equal (a, "/dev/entitle-init --fs.write /tmp --seccomp-fd 3 --");
+  b = argv_in (ctx_of (&ctx, 0, 1, 2), "network.none,fs.write=/tmp");
+  assert_string_equal (b, "/dev/entitle-init --seccomp-fd 5 --");
+  /* No syscall rule: no filter, and no helper for it.  */
+  c = argv_in (ctx_of (&ctx, 0, 1, 0), "network.egress=10.0.0.0/8");
+  assert_string_equal (c, "/dev/entitle-init --");
+  set_of ("network.egress=10.0.0.0/8", &set);
+  assert_false (entitle_landlock_wraps (ctx_of (&ctx, 0, 1, 0), &set));
+  /* Mainline: the helper for Landlock only.  */
+  d = argv_in (ctx_of (&ctx, 7, 0, 0), "security.confined,fs.write=/tmp");
+  assert_string_equal (d, "/dev/entitle-init --fs.write /tmp --");
 }
 
 /* The marks that send a plain exec through entitle-full: per root and id.  */
@@ -332,6 +384,7 @@ main (void)
     cmocka_unit_test (test_landlock_without_landlock_refused_or_warned),
     cmocka_unit_test (test_landlock_no_args_nothing_added),
     cmocka_unit_test (test_landlock_wrap_process),
+    cmocka_unit_test (test_helper_argv_seccomp_fd_fake_kernel),
     cmocka_unit_test (test_exec_mark_per_root_and_id),
   };
 

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef ENTITLE_SECCOMP_EBPF_H
+#define ENTITLE_SECCOMP_EBPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "error.h"
+#include "policy.h"
+#include "seed-kernel.h"
+
+/* The eBPF seccomp layer (DESIGN §4, seed 001): the filter of one
+   container process, its decisions in its own map (struct
+   entitle_seccomp_policy), loaded by create or exec and installed by the
+   in-container helper; and reading a filter back from a running process
+   (the seed's second sample), for `entitle inspect`.  Every call to the
+   patch set goes through @k.  */
+
+/**
+ * Load the filter of @policy: its map, made and filled, and the program
+ * (BPF_PROG_TYPE_SECCOMP), which holds the map.  Returns the program's
+ * fd, close-on-exec.
+ */
+int entitle_seccomp_ebpf_load (const struct entitle_kernel_s *k, const struct entitle_seccomp_policy *policy,
+                               entitle_error_t *err);
+
+/**
+ * Filter @index of @pid (0: the oldest, as PTRACE_SECCOMP_GET_FILTER
+ * counts) as an eBPF program fd, by
+ * PTRACE_SECCOMP_GET_FILTER_EXTENDED: @pid must be a tracee the caller
+ * holds stopped, as for mainline's PTRACE_SECCOMP_GET_FILTER (lib/host/
+ * seccomp-filter.c).  Returns the fd, 0 past the last filter (ENOENT), or
+ * an error (a kernel without the patch set: EIO, asked nothing, since
+ * mainline's PTRACE_GET_SYSCALL_INFO has the seed's number).
+ */
+int entitle_seccomp_get_extended (const struct entitle_kernel_s *k, pid_t pid, unsigned long index,
+                                  entitle_error_t *err);
+
+/* What an eBPF seccomp filter is.  */
+struct entitle_seccomp_ext_s
+{
+  uint32_t id;   /**< the program's id */
+  uint32_t type; /**< its program type */
+  uint32_t n_insns;
+  char tag[17];                         /**< its tag, hex */
+  bool entitle;                         /**< entitle's filter: its map holds... */
+  struct entitle_seccomp_policy policy; /**< ...these decisions */
+};
+
+/** Describe the filter @fd (from entitle_seccomp_get_extended).  */
+int entitle_seccomp_ext_describe (const struct entitle_kernel_s *k, int fd, struct entitle_seccomp_ext_s *out,
+                                  entitle_error_t *err);
+
+/**
+ * The decisions of @p for people, into @buf: "denied: mount, umount2;
+ * by argument: socket and socketpair of AF_UNIX only".
+ */
+void entitle_seccomp_ext_format (const struct entitle_seccomp_policy *p, char *buf, size_t len);
+
+#endif

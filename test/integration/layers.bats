@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The layers beside cgroup BPF and seccomp (DESIGN §4): Checmate and eBPF
+# seccomp (seed patch sets mainline never merged) and BPF LSM.  Their code
+# runs against a fake kernel in test/unit/test-seeds.c; here, what this
+# host does for real: where it lacks a layer, nothing of it is written or
+# run and nothing is refused, and a test of the layer itself is skipped
+# with the reason the probe gives.
+
+load helpers
+
+setup() {
+  common_setup
+  PROBE_JSON="$BATS_TEST_TMPDIR/probe.json"
+  "$ENTITLE" probe --json >"$PROBE_JSON"
+}
+
+teardown() {
+  common_teardown
+}
+
+probe() {
+  jq -r "$1" "$PROBE_JSON"
+}
+
+@test "layers: where the kernel has neither seed layer, create writes no filter fd and no poststop (runc)" {
+  [ "$(probe .checmate)" = false ] || skip "this kernel has Checmate"
+  [ "$(probe .seccomp_filter_extended)" = false ] || skip "this kernel has eBPF seccomp filters"
+  make_bundle "$BUNDLE" /probe sleep 1
+  set_entitlements "$BUNDLE" "security.confined,network.egress=10.0.0.0/8"
+  run --separate-stderr "$ENTITLE" compile -b "$BUNDLE"
+  [ "$status" -eq 0 ]
+  # No helper in front of the command (no fs.* here, no eBPF seccomp),
+  # and a createRuntime hook without poststop (runc manages the cgroup).
+  [ "$(jq -r '.process.args[0]' <<<"$output")" = /probe ]
+  [ "$(jq -r '.hooks | keys | join(",")' <<<"$output")" = createRuntime ]
+  # With fs.write the helper comes, with Landlock's rules only.
+  set_entitlements "$BUNDLE" "security.confined,fs.write=/tmp"
+  run --separate-stderr "$ENTITLE" compile -b "$BUNDLE"
+  [ "$status" -eq 0 ]
+  [[ "$(jq -c '.process.args' <<<"$output")" != *seccomp-fd* ]]
+}
+
+@test "layers: entitle checmate reset says, in one line, that this kernel has no Checmate" {
+  [ "$(probe .checmate)" = false ] || skip "this kernel has Checmate: test/unit/test-seeds.c covers reset"
+  run --separate-stderr "$ENTITLE" checmate reset socket_connect
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: checmate: this kernel has no Checmate (PR_CHECMATE is unknown to it)' ]
+  run --separate-stderr "$ENTITLE" checmate reset no_such_hook
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: checmate: unknown hook `no_such_hook`' ]
+  run --separate-stderr "$ENTITLE" checmate
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == 'entitle: checmate: usage: entitle checmate reset HOOK'* ]]
+}
+
+@test "layers: BPF LSM: the programs are built where the build host had BTF" {
+  if ! grep -q '^#define ENTITLE_HAVE_BPF_LSM 1' "$ENTITLE_BUILDDIR/config.h"; then
+    skip "this build had no kernel BTF: the BPF LSM programs are left out"
+  fi
+  [ -s "$ENTITLE_BUILDDIR/bpf/progs/lsm.bpf.o" ]
+  for p in entitle_lsm_socket_listen entitle_lsm_file_open entitle_lsm_sb_mount entitle_lsm_task_kill; do
+    bpftool btf dump file "$ENTITLE_BUILDDIR/bpf/progs/lsm.bpf.o" | grep -q "FUNC '$p'"
+  done
+}
+
+@test "layers: BPF LSM: a confined container's signal to a task outside its cgroup is refused (task_kill)" {
+  [ "$(probe .lsm_cgroup)" = true ] || skip "this kernel refuses BPF LSM programs: $(probe .bpf_lsm.error)"
+  sleep 300 &
+  outside=$!
+  # The host's pid namespace, so that the container sees the task.
+  make_bundle "$BUNDLE" /bin/sh -c "kill $outside 2>&1; echo status \$?"
+  edit_config "$BUNDLE" '.linux.namespaces |= map(select(.type != "pid"))'
+  set_entitlements "$BUNDLE" security.confined
+  run_bundle ent "$BUNDLE"
+  alive=$(kill -0 "$outside" 2>/dev/null && echo yes || echo no)
+  kill "$outside" 2>/dev/null || true
+  [[ "$output" == *"Operation not permitted"* ]]
+  [ "$alive" = yes ]
+}
+
+@test "layers: eBPF seccomp: a confined container's process holds entitle's filter beside the runtime's" {
+  [ "$(probe .seccomp_filter_extended)" = true ] || skip "this kernel has no eBPF seccomp filters (SECCOMP_MODE_FILTER_EXTENDED)"
+  make_bundle "$BUNDLE" /bin/sh -c 'grep Seccomp_filters /proc/self/status'
+  set_entitlements "$BUNDLE" security.confined
+  run_bundle ent "$BUNDLE"
+  [ "$status" -eq 0 ]
+  [ "$(awk '{ print $2 }' <<<"$output")" -ge 2 ]
+}

@@ -92,8 +92,9 @@ set_of (const char *list, struct entitle_set_s *set)
 static struct entitle_ctx_s *
 ctx_of (struct entitle_ctx_s *ctx, int abi, int seccomp_ebpf, int preserve)
 {
-  static struct entitle_config_s cfg;
+  static struct entitle_config_s cfg; /* the contexts point at it */
 
+  entitle_config_free (&cfg);
   no_config (&cfg);
   entitle_ctx_init (ctx, &test_log, &cfg);
   ctx->landlock_abi = abi;

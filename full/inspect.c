@@ -86,10 +86,30 @@ resolve (struct shim_s *s, const char *arg, struct target_s *t, entitle_error_t 
                              arg, s->runtime, s->ctx->root ? " under --root " : "", s->ctx->root ? s->ctx->root : "");
 }
 
+/* The custom row of @cat whose program at @point is @name (the kernel
+   keeps the first BPF_OBJ_NAME_LEN - 1 characters of it), or NULL.  */
+static const struct entitle_entry_s *
+custom_owner (const struct entitle_catalogue_s *cat, int point, const char *name)
+{
+  const struct entitle_entry_s *rows;
+  size_t n, i, k;
+
+  rows = entitle_catalogue_rows (cat, &n);
+  for (i = 0; i < n; i++)
+    for (k = 0; rows[i].custom && k < rows[i].n_progs; k++)
+      if (rows[i].progs[k].point == point && *name
+          && strncmp (rows[i].progs[k].program, name, BPF_OBJ_NAME_LEN - 1) == 0)
+        return &rows[i];
+  return NULL;
+}
+
 /* "owner" of the program @id at @point: this build's (pinned), another
-   entitle build's (its name), or another's.  */
+   entitle build's (its name), the admin's for the custom entitlement
+   *@custom of the admin config (its name: the hook loads one per
+   container), or another's.  */
 static const char *
-owner (int point, uint32_t id, const char *name)
+owner (const struct entitle_catalogue_s *cat, int point, uint32_t id, const char *name,
+       const struct entitle_entry_s **custom)
 {
   struct bpf_prog_info info;
   cleanup_close int fd = -1;
@@ -100,11 +120,13 @@ owner (int point, uint32_t id, const char *name)
     return "entitle, this build";
   if (strncmp (name, "entitle_", 8) == 0)
     return "entitle, another build";
+  if ((*custom = custom_owner (cat, point, name)) != NULL)
+    return "the admin's";
   return "not entitle's";
 }
 
 static json_t *
-programs (int cgfd, bool text)
+programs (const struct entitle_catalogue_s *cat, int cgfd, bool text)
 {
   json_t *arr = json_new (JSON_ARRAY);
   int i;
@@ -121,18 +143,22 @@ programs (int cgfd, bool text)
         {
           struct bpf_prog_info info;
           json_t *o = json_new (JSON_OBJECT);
+          const struct entitle_entry_s *custom = NULL;
           const char *who;
 
           if (entitle_bpf_prog_info_by_id (ids[k], &info) < 0)
             memset (&info, 0, sizeof (info));
-          who = owner (i, ids[k], info.name);
+          who = owner (cat, i, ids[k], info.name, &custom);
           json_set (o, "point", json_new_string (entitle_attach_points[i].name));
           json_set (o, "id", json_new_uint (ids[k]));
           json_set (o, "name", json_new_string (info.name));
           json_set (o, "owner", json_new_string (who));
+          if (custom)
+            json_set (o, "entitlement", json_new_string (custom->name));
           json_push (arr, o);
           if (text)
-            printf ("  %-12s id %-6u %-16s (%s)\n", entitle_attach_points[i].name, ids[k], info.name, who);
+            printf ("  %-12s id %-6u %-16s (%s%s%s)\n", entitle_attach_points[i].name, ids[k], info.name, who,
+                    custom ? ", custom entitlement " : "", custom ? custom->name : "");
         }
     }
   if (text && arr->n == 0)
@@ -441,7 +467,7 @@ inspect (struct shim_s *s, const struct target_s *t, bool json, entitle_error_t 
   json_set (doc, "container", t->id ? json_new_string (t->id) : json_new (JSON_NULL));
   json_set (doc, "cgroup", json_new_string (rel));
   json_set (doc, "cgroup_id", json_new_uint (entitle_cgroup_id (cgfd)));
-  json_set (doc, "programs", programs (cgfd, !json));
+  json_set (doc, "programs", programs (&s->ctx->config->catalogue, cgfd, !json));
   if ((pol = policy (s, mnt, strcmp (rel, "/") == 0 ? "" : rel, !json, err)) == NULL)
     return -1;
   json_set (doc, "policy", pol);

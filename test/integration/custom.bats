@@ -34,19 +34,6 @@ example_config() {
   export ENTITLE_CONFIG="$dir/$1.json"
 }
 
-# objects DIR: the examples' BPF objects copied into DIR, for configs
-# written there that name them relative to themselves.
-objects() {
-  local o
-  for o in seccomp1 seccomp2 checmate1 checmate1-connect4; do
-    if [ -f "$SRCDIR/examples/$o.bpf.o" ]; then
-      cp "$SRCDIR/examples/$o.bpf.o" "$1/"
-    else
-      cp "$BUILDDIR/examples/$o.bpf.o" "$1/"
-    fi
-  done
-}
-
 @test "seccomp1: close(999) fails with EPERM while close of another bad fd gives EBADF (the classic rule; the eBPF seccomp program is skipped here)" {
   probe_bundle "$BUNDLE" "close 999" "close 998"
   run_bundle rnc
@@ -67,7 +54,7 @@ objects() {
   expect_lines "close 999: EBADF" "close 998: EBADF"
 
   # The example with the runtime named, which is the host's to say.
-  objects "$BATS_TEST_TMPDIR"
+  example_objects "$BATS_TEST_TMPDIR"
   write_entitle_config "$(jq '.runtime = $crun' --arg crun "$CRUN_BIN" "$SRCDIR/examples/seccomp1.json")"
   run --separate-stderr run_crun_ns "$ENTITLE" --entitle-profile=seccomp1 --cgroup-manager=disabled \
     --root "$CRUN_ROOT" run -b "$BUNDLE" "$CTID" </dev/null
@@ -106,7 +93,7 @@ objects() {
   run_bundle crn
   expect_lines "connect 10.203.0.1 1: ECONNREFUSED" "connect 10.203.0.1 2: ECONNREFUSED"
 
-  objects "$BATS_TEST_TMPDIR"
+  example_objects "$BATS_TEST_TMPDIR"
   write_entitle_config "$(jq '.entitlements["example.com.checmate1"].data = [2] | .runtime = $crun' \
     --arg crun "$CRUN_BIN" "$SRCDIR/examples/checmate1.json")"
   set_entitlements "$BUNDLE" example.com.checmate1
@@ -150,7 +137,7 @@ bad_definition() {
   shift
   make_bundle "$BUNDLE"
   set_entitlements "$BUNDLE" example.com.x
-  objects "$BATS_TEST_TMPDIR"
+  example_objects "$BATS_TEST_TMPDIR"
   write_entitle_config "$json"
   snapshot
   run_detached ent create -b "$BUNDLE" "$CTID"

@@ -380,6 +380,20 @@ set_entitlements() {
   edit_config "$1" '.annotations["io.entitle.entitlements"] = $list' --arg list "$2"
 }
 
+# example_objects DIR: the BPF objects of examples/ (custom entitlements,
+# entitle.json(5)) that make built, copied into DIR, for admin configs
+# written there that name them relative to themselves.
+example_objects() {
+  local src=${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..} build=${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..} o
+  for o in seccomp1 seccomp2 checmate1 checmate1-connect4; do
+    if [ -f "$src/examples/$o.bpf.o" ]; then
+      cp "$src/examples/$o.bpf.o" "$1/"
+    else
+      cp "$build/examples/$o.bpf.o" "$1/"
+    fi
+  done
+}
+
 # write_entitle_config JSON: write the admin configuration, and point
 # ENTITLE_CONFIG at it.
 write_entitle_config() {

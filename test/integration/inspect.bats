@@ -51,9 +51,14 @@ inspect() {
   [ "$(rnc state "$CTID" | jq -r .status)" = running ]
 }
 
-@test "inspect: the programs and the policy come from the kernel, not from config.json" {
+@test "inspect: the programs and the policy come from the kernel, not from config.json; the admin's program of a custom entitlement named" {
   make_bundle "$BUNDLE"
-  set_entitlements "$BUNDLE" "network.egress=10.9.0.0/16:443,network.bind=8080-8081"
+  # The custom entitlement of examples/checmate1.json: its cgroup/connect4
+  # program, which the hook loads for this container beside entitle's.
+  example_objects "$BATS_TEST_TMPDIR"
+  write_entitle_config "$(jq '.state_dir = $s' --arg s "$BATS_TEST_TMPDIR/state" \
+    "${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}/examples/checmate1.json")"
+  set_entitlements "$BUNDLE" "network.egress=10.9.0.0/16:443,network.bind=8080-8081,example.com.checmate1"
   create_started ent "$BUNDLE" "$CTID"
   # What config.json says now does not matter.
   set_entitlements "$BUNDLE" network.none
@@ -61,10 +66,14 @@ inspect() {
   [ "$status" -eq 0 ]
   [ "$(jq -r '.policy.egress | join(" ")' <<<"$output")" = "10.9.0.0/16:443" ]
   [ "$(jq -r '.policy.bind | join(" ")' <<<"$output")" = "8080-8081" ]
-  [ "$(jq -r '.policy.entitlements' <<<"$output")" = "network.bind=8080-8081,network.egress=10.9.0.0/16:443" ]
+  [ "$(jq -r '.policy.entitlements' <<<"$output")" = "example.com.checmate1,network.bind=8080-8081,network.egress=10.9.0.0/16:443" ]
   [ "$(jq -r '.policy.denials_recorded' <<<"$output")" = true ]
   [ "$(jq -r '[.programs[] | select(.owner == "entitle, this build") | .point] | sort | join(" ")' <<<"$output")" = \
     "bind4 bind6 connect4 connect6 sendmsg4 sendmsg6 skb_egress skb_ingress sock_create" ]
+  [ "$(jq -c '[.programs[] | select(.owner == "the admin'"'"'s") | [.point, .name, .entitlement]]' <<<"$output")" = \
+    '[["connect4","deny_port","example.com.checmate1"]]' ]
+  run inspect "$CTID"
+  [[ "$output" == *"connect4     id "*" deny_port        (the admin's, custom entitlement example.com.checmate1)"* ]]
   pid=$(rnc state "$CTID" | jq .pid)
   run inspect --json "$pid"
   [ "$status" -eq 0 ]

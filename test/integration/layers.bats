@@ -55,6 +55,20 @@ probe() {
   [[ "$stderr" == 'entitle: checmate: usage: entitle checmate reset HOOK'* ]]
 }
 
+@test "layers: Checmate: a create installs entitle's program at socket_connect, and reset takes it off" {
+  [ "$(probe .checmate)" = true ] || skip "this kernel has no Checmate (PR_CHECMATE): test/unit/test-seeds.c runs the layer on the fake kernel"
+  make_bundle "$BUNDLE" /probe sleep 600
+  set_entitlements "$BUNDLE" "network.egress=10.0.0.0/8"
+  create_started ent "$BUNDLE" "$CTID"
+  # Installed: the reset takes it off, and the next create installs it
+  # again.  "lock" is the fake kernel's test: a locked hook stays locked
+  # until a reboot, on this host too.
+  run --separate-stderr "$ENTITLE" checmate reset socket_connect
+  [[ "$stderr" != *"is locked"* ]] || skip "this host's socket_connect hook is locked (deny_reset) until a reboot"
+  [ "$status" -eq 0 ]
+  [ "$output" = "checmate: every program taken off hook socket_connect" ]
+}
+
 @test "layers: BPF LSM: the programs are built where the build host had BTF" {
   if ! grep -q '^#define ENTITLE_HAVE_BPF_LSM 1' "$ENTITLE_BUILDDIR/config.h"; then
     skip "this build had no kernel BTF: the BPF LSM programs are left out"

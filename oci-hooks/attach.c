@@ -223,9 +223,6 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, co
   return ret;
 }
 
-/* Which container the cgroup is, for `entitle why` (lib/host/cgroup-record.h);
-   the records of gone cgroups are collected now and then (about one
-   create in 64, by the cgroup's id), not at poststop, which may not run.  */
 /* Which container the cgroup is, for `entitle why` (lib/host/cgroup-record.h).
    Records of gone cgroups are collected now and then (about one create
    in 64, by the cgroup's id), not at poststop, which may not run.  A

@@ -224,12 +224,12 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, co
 }
 
 /* Which container the cgroup is, for `entitle why` (lib/host/cgroup-record.h).
-   Records of gone cgroups are collected now and then (about one create
-   in 64, by the cgroup's id), not at poststop, which may not run.  A
-   record that cannot be written costs `why` the container's name, not
-   the container: a warning.  */
+   Records of gone cgroups are collected at create, in the record's own
+   shard (one in 256, by the cgroup's id), not at poststop, which may not
+   run.  A record that cannot be written costs `why` the container's name,
+   not the container: a warning.  */
 static void
-record_owner (struct entitle_ctx_s *ctx, const struct hook_state_s *st, uint64_t cgroup_id,
+record_owner (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char *mnt, uint64_t cgroup_id,
               const char *entitlements)
 {
   struct entitle_cgroup_record_s r = { .cgroup_id = cgroup_id,
@@ -244,8 +244,7 @@ record_owner (struct entitle_ctx_s *ctx, const struct hook_state_s *st, uint64_t
       entitle_log_warning (ctx->log, "%s", err->msg);
       entitle_error_release (&err);
     }
-  if ((cgroup_id * 0x9e3779b97f4a7c15ull) >> 58 == 0)
-    entitle_cgroup_record_collect (ctx->config->state_dir);
+  entitle_cgroup_record_collect (ctx->config->state_dir, mnt, cgroup_id);
 }
 
 static int
@@ -266,7 +265,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitl
     return ret;
   ret = attach_and_write (ctx, plan, mnt, dir, err);
   if (ret == 0)
-    record_owner (ctx, st, plan->policy.cgroup, entitlements);
+    record_owner (ctx, st, mnt, plan->policy.cgroup, entitlements);
   /* The create fails: a cgroup made for it goes now, not at the next
      hook (the runtime runs no poststop for a container it never made).  */
   if (ret < 0 && parent[0])

@@ -25,20 +25,56 @@ record_dir (const char *state_dir)
   return entitle_state_path (state_dir, "containers");
 }
 
+/* The records are spread over RECORD_SHARDS directories by a hash of the
+   cgroup id, so that a create collects its own shard only: its cost stays
+   about the same beside a thousand containers as beside none.  */
+#define RECORD_SHARDS 256
+
+static unsigned
+shard_of (uint64_t cgroup_id)
+{
+  return (unsigned)((cgroup_id * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+static char *
+shard_dir (const char *dir, unsigned shard)
+{
+  char *path;
+
+  if (asprintf (&path, "%s/%02x", dir, shard) < 0)
+    abort ();
+  return path;
+}
+
+static char *
+record_path (const char *dir, uint64_t cgroup_id)
+{
+  char *path;
+
+  if (asprintf (&path, "%s/%02x/%" PRIu64, dir, shard_of (cgroup_id), cgroup_id) < 0)
+    abort ();
+  return path;
+}
+
 int
 entitle_cgroup_record_write (const char *state_dir, const struct entitle_cgroup_record_s *r, entitle_error_t *err)
 {
-  cleanup_free char *dir = record_dir (state_dir), *path = NULL, *text = NULL;
+  cleanup_free char *dir = record_dir (state_dir), *path = record_path (dir, r->cgroup_id), *text = NULL;
+  cleanup_free char *shard = shard_dir (dir, shard_of (r->cgroup_id));
   cleanup_close int fd = -1;
   int n;
 
   /* state_dir itself may not exist yet: the record is the hook's first
      use of it where no cgroup is made.  */
-  mkdir (state_dir ? state_dir : "/run/entitle", 0700);
-  if (mkdir (dir, 0700) < 0 && errno != EEXIST)
-    return entitle_make_sys_error (err, "mkdir `%s`", dir);
+  if (mkdir (shard, 0700) < 0 && errno != EEXIST)
+    {
+      mkdir (state_dir ? state_dir : "/run/entitle", 0700);
+      mkdir (dir, 0700);
+      if (mkdir (shard, 0700) < 0 && errno != EEXIST)
+        return entitle_make_sys_error (err, "mkdir `%s`", shard);
+    }
   n = asprintf (&text, "%s\n%s\n%s\n%s\n", r->root, r->id, r->bundle, r->entitlements);
-  if (n < 0 || asprintf (&path, "%s/%" PRIu64, dir, r->cgroup_id) < 0)
+  if (n < 0)
     abort ();
   if (n > RECORD_SIZE)
     return entitle_make_error (err, EFBIG, "the record of container `%s` is larger than %d bytes", r->id, RECORD_SIZE);
@@ -82,11 +118,9 @@ parse_record (const char *path, struct entitle_cgroup_record_s *r)
 bool
 entitle_cgroup_record_read (const char *state_dir, uint64_t cgroup_id, struct entitle_cgroup_record_s *r)
 {
-  cleanup_free char *dir = record_dir (state_dir), *path = NULL;
+  cleanup_free char *dir = record_dir (state_dir), *path = record_path (dir, cgroup_id);
 
   memset (r, 0, sizeof (*r));
-  if (asprintf (&path, "%s/%" PRIu64, dir, cgroup_id) < 0)
-    abort ();
   r->cgroup_id = cgroup_id;
   return parse_record (path, r);
 }
@@ -129,27 +163,47 @@ newest_first (const void *a, const void *b)
   return (y->time > x->time) - (y->time < x->time);
 }
 
+/* Append to @out (of @n, room for @cap) the records of @shard that are
+   container @id's.  */
+static struct entitle_cgroup_record_s *
+find_in_shard (const char *state_dir, const char *dir, unsigned shard, const char *root, const char *id,
+               struct entitle_cgroup_record_s *out, size_t *n, size_t *cap)
+{
+  cleanup_free char *sdir = shard_dir (dir, shard);
+  size_t count, i;
+  cleanup_free uint64_t *ids = recorded_ids (sdir, &count);
+
+  for (i = 0; i < count; i++)
+    {
+      struct entitle_cgroup_record_s r;
+
+      if (!entitle_cgroup_record_read (state_dir, ids[i], &r))
+        continue;
+      if (strcmp (r.id, id) != 0 || (root != NULL && strcmp (r.root, root) != 0))
+        {
+          entitle_cgroup_record_free (&r);
+          continue;
+        }
+      if (*n == *cap && (out = realloc (out, (*cap = *cap ? 2 * *cap : 4) * sizeof (*out))) == NULL)
+        abort ();
+      out[(*n)++] = r;
+    }
+  return out;
+}
+
 struct entitle_cgroup_record_s *
 entitle_cgroup_record_find (const char *state_dir, const char *root, const char *id, size_t *n)
 {
   cleanup_free char *dir = record_dir (state_dir);
-  size_t count, i;
-  cleanup_free uint64_t *ids = recorded_ids (dir, &count);
-  struct entitle_cgroup_record_s *out = calloc (count + 1, sizeof (*out));
+  struct entitle_cgroup_record_s *out = calloc (1, sizeof (*out));
+  size_t cap = 1;
+  unsigned shard;
 
   if (out == NULL)
     abort ();
   *n = 0;
-  for (i = 0; i < count; i++)
-    {
-      struct entitle_cgroup_record_s *r = &out[*n];
-      if (!entitle_cgroup_record_read (state_dir, ids[i], r))
-        continue;
-      if (strcmp (r->id, id) == 0 && (root == NULL || strcmp (r->root, root) == 0))
-        (*n)++;
-      else
-        entitle_cgroup_record_free (r);
-    }
+  for (shard = 0; shard < RECORD_SHARDS; shard++)
+    out = find_in_shard (state_dir, dir, shard, root, id, out, n, &cap);
   qsort (out, *n, sizeof (*out), newest_first);
   return out;
 }
@@ -167,25 +221,11 @@ oldest_first (const void *a, const void *b)
   return (x->time > y->time) - (x->time < y->time);
 }
 
-static int
-open_cgroup2 (void)
-{
-  entitle_error_t err = NULL;
-  char mnt[256];
-
-  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) < 0)
-    {
-      entitle_error_release (&err);
-      return -1;
-    }
-  return open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-}
-
 void
-entitle_cgroup_record_collect (const char *state_dir)
+entitle_cgroup_record_collect (const char *state_dir, const char *cgroup2, uint64_t cgroup_id)
 {
-  cleanup_free char *dir = record_dir (state_dir);
-  cleanup_close int mntfd = open_cgroup2 ();
+  cleanup_free char *top = record_dir (state_dir), *dir = shard_dir (top, shard_of (cgroup_id));
+  cleanup_close int mntfd = open (cgroup2, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   size_t n, i, n_dead = 0, removed = 0, kept;
   cleanup_free uint64_t *ids = recorded_ids (dir, &n);
   cleanup_free struct dead_s *dead = calloc (n + 1, sizeof (*dead));
@@ -211,7 +251,7 @@ entitle_cgroup_record_collect (const char *state_dir)
     }
   /* Past the bound, the oldest records of gone cgroups go first.  */
   qsort (dead, n_dead, sizeof (*dead), oldest_first);
-  for (i = 0, kept = n - removed; i < n_dead && kept > ENTITLE_RECORD_MAX; i++, kept--)
+  for (i = 0, kept = n - removed; i < n_dead && kept > ENTITLE_RECORD_MAX / RECORD_SHARDS; i++, kept--)
     {
       char path[PATH_MAX];
       snprintf (path, sizeof (path), "%s/%" PRIu64, dir, dead[i].id);

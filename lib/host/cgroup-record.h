@@ -10,10 +10,12 @@
 /* Which container a cgroup was: the store of denials names a cgroup by its
    id, and `entitle why` must name the container, also after it was
    deleted.  entitle-hook writes one small file per container it attaches
-   to, at createRuntime, in STATE_DIR/containers/ (named by the cgroup id,
-   holding "ROOT\nID\nBUNDLE\nENTITLEMENTS\n").  No poststop is needed:
-   records are collected once their cgroup is gone and they are older than
-   ENTITLE_RECORD_KEEP, and never more than ENTITLE_RECORD_MAX are kept.  */
+   to, at createRuntime, in STATE_DIR/containers/XX/ (named by the cgroup
+   id, holding "ROOT\nID\nBUNDLE\nENTITLEMENTS\n"; XX, one of 256 shards,
+   is a hash of the id).  No poststop is needed: each create collects its
+   record's shard, removing the records whose cgroup is gone and that are
+   older than ENTITLE_RECORD_KEEP, and keeps no more than ENTITLE_RECORD_MAX
+   over all shards.  */
 
 #define ENTITLE_RECORD_KEEP (2 * 3600) /* seconds: `why` answers for an hour at least */
 #define ENTITLE_RECORD_MAX  16384      /* twice the records the store holds */
@@ -46,8 +48,10 @@ struct entitle_cgroup_record_s *entitle_cgroup_record_find (const char *state_di
 
 void entitle_cgroup_record_free (struct entitle_cgroup_record_s *r);
 
-/** Remove the records whose cgroup is gone and that are older than
-    ENTITLE_RECORD_KEEP, and the oldest such ones beyond ENTITLE_RECORD_MAX.  */
-void entitle_cgroup_record_collect (const char *state_dir);
+/** In the shard of @cgroup_id's record, remove the records whose cgroup is
+    gone (looked up in the cgroup2 hierarchy mounted at @cgroup2) and that
+    are older than ENTITLE_RECORD_KEEP, and the oldest such ones beyond the
+    shard's part of ENTITLE_RECORD_MAX.  */
+void entitle_cgroup_record_collect (const char *state_dir, const char *cgroup2, uint64_t cgroup_id);
 
 #endif

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include "unit.h"
 #include "attach.h"
 #include "catalogue.h"
+#include "cgroup.h"
 #include "cgroup-record.h"
 #include "denial.h"
 #include "entitlements.h"
@@ -330,10 +332,32 @@ test_observe_config (void **state)
   assert_string_equal (json_string (json_get (json_get (bare, "root"), "path")), "/abs");
 }
 
+/* The one file of @id's record under @dir, found by its name.  */
+static void
+record_file (const char *dir, uint64_t id, char *buf, size_t len)
+{
+  char pattern[PATH_MAX];
+  glob_t g;
+
+  snprintf (pattern, sizeof (pattern), "%s/containers/*/%" PRIu64, dir, id);
+  assert_int_equal (glob (pattern, 0, NULL, &g), 0);
+  assert_int_equal (g.gl_pathc, 1);
+  snprintf (buf, len, "%s", g.gl_pathv[0]);
+  globfree (&g);
+}
+
+static const char *
+dirname_of (const char *path, char *buf)
+{
+  snprintf (buf, PATH_MAX, "%.*s", (int)(strrchr (path, '/') - path), path);
+  return buf;
+}
+
 static void
 test_cgroup_records (void **state)
 {
-  char dir[] = "/tmp/entitle-test-records-XXXXXX", path[PATH_MAX];
+  char dir[] = "/tmp/entitle-test-records-XXXXXX", path[PATH_MAX], other[PATH_MAX];
+  char shard[PATH_MAX], shard2[PATH_MAX], mnt[256] = "";
   struct entitle_cgroup_record_s w = { .cgroup_id = UINT64_C (1) << 60, .root = "/r", .id = "c1", .bundle = "/b", .entitlements = "network.none" };
   struct entitle_cgroup_record_s r, *found;
   struct timeval old[2] = { { 1, 0 }, { 1, 0 } };
@@ -361,19 +385,24 @@ test_cgroup_records (void **state)
   assert_int_equal (n, 0);
   free (found);
   /* Gone cgroups: an old record goes, a young one stays (only root can
-     tell a gone cgroup by its id).  */
-  snprintf (path, sizeof (path), "%s/containers/%" PRIu64, dir, UINT64_C (1) << 60);
+     tell a gone cgroup by its id); a create collects its own shard only.  */
+  record_file (dir, UINT64_C (1) << 60, path, sizeof (path));
+  record_file (dir, (UINT64_C (1) << 60) + 1, other, sizeof (other));
+  assert_string_not_equal (dirname_of (path, shard), dirname_of (other, shard2));
   assert_int_equal (utimes (path, old), 0);
-  entitle_cgroup_record_collect (dir);
+  assert_int_equal (utimes (other, old), 0);
+  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) < 0)
+    entitle_error_release (&err); /* then nothing can be told gone */
+  entitle_cgroup_record_collect (dir, mnt, UINT64_C (1) << 60);
   if (geteuid () == 0)
     assert_int_equal (access (path, F_OK), -1);
-  snprintf (path, sizeof (path), "%s/containers/%" PRIu64, dir, (UINT64_C (1) << 60) + 1);
-  assert_int_equal (access (path, F_OK), 0);
+  assert_int_equal (access (other, F_OK), 0);
   unlink (path);
-  snprintf (path, sizeof (path), "%s/containers/%" PRIu64, dir, UINT64_C (1) << 60);
-  unlink (path);
+  unlink (other);
+  rmdir (shard);
+  rmdir (shard2);
   snprintf (path, sizeof (path), "%s/containers", dir);
-  rmdir (path);
+  assert_int_equal (rmdir (path), 0); /* nothing else was written */
   rmdir (dir);
 }
 

@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include "custom-progs.h"
 #include "entitle-data.h"
+#include "seed-load.h"
 #include "utils.h"
 
 #define DATA_MAP "entitle_data"
@@ -81,6 +82,14 @@ check_data_map (const struct entitle_entry_s *e, const struct entitle_prog_s *p,
                 entitle_error_t *err)
 {
   const struct bpf_map *m = bpf_object__find_map_by_name (obj, DATA_MAP);
+
+  /* An eBPF seccomp filter is the container's own, installed on its
+     process: what it needs is in its instructions, and it is loaded
+     without libbpf (entitle_bpf_custom_seccomp_load), which would make
+     its maps.  */
+  if (p->point == ENTITLE_POINT_SECCOMP && bpf_object__next_map (obj, NULL) != NULL)
+    return entitle_make_error (err, EINVAL, "program `%s` at seccomp: `%s` has a map (`%s`), and a filter takes none",
+                               p->program, p->object, bpf_map__name (bpf_object__next_map (obj, NULL)));
   enum bpf_map_type want = p->point < ATTACH_COUNT ? BPF_MAP_TYPE_CGROUP_STORAGE : BPF_MAP_TYPE_HASH;
 
   if (m == NULL)
@@ -129,6 +138,28 @@ entitle_bpf_custom_check (const struct entitle_catalogue_s *cat, entitle_error_t
           return entitle_error_wrap (err, "`%s`: entitlement `%s`", e->custom, e->name);
       }
   return 0;
+}
+
+int
+entitle_bpf_custom_seccomp_load (const struct entitle_kernel_s *k, const struct entitle_entry_s *e,
+                                 const struct entitle_prog_s *p, entitle_error_t *err)
+{
+  static const struct entitle_seed_map_s no_maps[] = { { NULL, -1 } };
+  cleanup_object struct bpf_object *obj = NULL;
+  struct bpf_program *prog;
+  struct entitle_seed_prog sp = { .section = "seccomp" };
+  int ret = open_checked (e, p, &obj, &prog, err);
+
+  if (UNLIKELY (ret < 0))
+    return ret;
+  /* Opened, not loaded: the instructions as the object has them, which
+     need no relocation (the filter has no map).  */
+  sp.insns = bpf_program__insns (prog);
+  sp.n = bpf_program__insn_cnt (prog);
+  ret = entitle_seed_load (k, &sp, ENTITLE_BPF_PROG_TYPE_SECCOMP, 0, no_maps, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "program `%s` of `%s`", p->program, p->object);
+  return ret;
 }
 
 /* Is a program of @fd's name and instructions attached to @cgfd at @type?  */

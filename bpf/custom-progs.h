@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "catalogue.h"
 #include "error.h"
+#include "seed-kernel.h"
 
 /* The admin's own BPF programs (a custom entitlement's `bpf`,
    entitle.json(5)): checked when the admin config is loaded, and loaded
@@ -29,5 +30,14 @@ int entitle_bpf_custom_check (const struct entitle_catalogue_s *cat, entitle_err
  */
 int entitle_bpf_custom_attach (const struct entitle_entry_s *e, const struct entitle_prog_s *p, int cgfd,
                                uint64_t cgroup_id, entitle_error_t *err);
+
+/**
+ * Load the program @p of the custom row @e, whose attach point is
+ * `seccomp`, as an eBPF seccomp filter through the kernel @k (the seed
+ * interface: create does this where the kernel has it, and the helper
+ * installs the fd on the container's process).  Returns its fd.
+ */
+int entitle_bpf_custom_seccomp_load (const struct entitle_kernel_s *k, const struct entitle_entry_s *e,
+                                     const struct entitle_prog_s *p, entitle_error_t *err);
 
 #endif

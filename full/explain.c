@@ -158,7 +158,7 @@ landlock_part (const struct host_s *host, struct part_s *p)
             "create refuses it unless on_unenforceable is \"warn\"");
 }
 
-/* An admin's program at a seed interface: not used on this host (the
+/* An admin's program at a seed interface: used on this host, or not (the
    kernel, or this version, lacks the way), which the rest of the
    entitlement makes up for, or nothing does.  */
 static void
@@ -168,7 +168,14 @@ seed_part (const struct entitle_entry_s *e, const struct entitle_prog_s *prog, c
   snprintf (p->detail, sizeof (p->detail), "%s", prog->attach);
   if (not_probed (p, host))
     return;
-  if (entitle_bpf_beyond_seed (e))
+  if (entitle_probe_seed_lacks (host->probe, prog->point) == NULL)
+    {
+      p->state = PART_ENFORCED;
+      snprintf (p->reason, sizeof (p->reason),
+                "enforced by the admin's eBPF seccomp filter (create loads it, the in-container helper "
+                "entitle-init installs it)");
+    }
+  else if (entitle_bpf_beyond_seed (e))
     snprintf (p->reason, sizeof (p->reason), "not used here: %s; the entitlement's other parts enforce it",
               entitle_probe_seed_lacks (host->probe, prog->point));
   else

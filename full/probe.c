@@ -51,6 +51,16 @@ shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_er
   return 0;
 }
 
+/* Is one of @e's programs at a seed interface used on this host?  */
+static bool
+seed_used (const struct entitle_probe_s *probe, const struct entitle_entry_s *e)
+{
+  for (size_t k = 0; k < e->n_progs; k++)
+    if (entitle_probe_seed_lacks (probe, e->progs[k].point) == NULL)
+      return true;
+  return false;
+}
+
 /* A custom row enforced by nothing but admin programs at seed interfaces
    (Checmate, eBPF seccomp), which this host does not use (@probe NULL:
    not probed, @reason why), cannot be enforced.  A row with another part
@@ -67,7 +77,7 @@ check_seed_only (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, con
       char what[256];
       int ret;
 
-      if (e->n_progs == 0 || entitle_bpf_beyond_seed (e))
+      if (e->n_progs == 0 || entitle_bpf_beyond_seed (e) || (probe && seed_used (probe, e)))
         continue;
       snprintf (what, sizeof (what), "entitlement `%s`", e->name);
       ret = entitle_unenforceable (ctx->config, ctx->log, what, probe ? entitle_probe_seed_lacks (probe, e->progs[0].point) : reason, err);

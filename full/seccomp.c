@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "commands.h"
+#include "custom-progs.h"
 #include "landlock.h"
 #include "layers.h"
 #include "seccomp-ebpf.h"
@@ -33,28 +34,62 @@ shim_preserved_fds (const struct entitle_args_s *a)
   return n < 0 ? 0 : n;
 }
 
+/* Put @fd at @target, which the runtime inherits (dup2 clears
+   close-on-exec).  */
+static int
+hand_over (int fd, int target, entitle_error_t *err)
+{
+  if (dup2 (fd, target) < 0)
+    {
+      close (fd);
+      return entitle_make_sys_error (err, "fd %d", target);
+    }
+  close (fd);
+  return 0;
+}
+
+/* The admin's programs at `seccomp`, after entitle's own filter at
+   @target - 1 or @target.  */
+static int
+custom_filters (const struct entitle_set_s *final, int target, entitle_error_t *err)
+{
+  size_t i, n = entitle_layers_seccomp_custom (final, NULL, 0);
+  cleanup_free struct entitle_seccomp_custom_s *c = calloc (n + 1, sizeof (*c));
+
+  if (c == NULL)
+    abort ();
+  entitle_layers_seccomp_custom (final, c, n);
+  for (i = 0; i < n; i++)
+    {
+      int fd = entitle_bpf_custom_seccomp_load (&entitle_kernel, c[i].entry, c[i].prog, err);
+      if (UNLIKELY (fd < 0) || UNLIKELY (hand_over (fd, target + (int)i, err) < 0))
+        return entitle_error_wrap (err, "entitlement `%s`: the eBPF seccomp layer", c[i].entry->name);
+    }
+  return 0;
+}
+
 int
 shim_seccomp_layer (struct shim_s *s, const struct entitle_set_s *final, entitle_error_t *err)
 {
   struct entitle_seccomp_policy policy;
-  int target = entitle_helper_seccomp_fd (s->ctx), fd;
+  size_t n = entitle_layers_seccomp_filters (s->ctx, final);
+  int target = entitle_helper_seccomp_fd (s->ctx), fd, ret;
   int given = s->args.preserve_fds ? atoi (s->args.preserve_fds) : 0;
   char *flag;
 
-  if (!entitle_layers_seccomp (s->ctx, final))
+  if (n == 0)
     return 0;
-  entitle_layers_seccomp_policy (final, &policy);
-  fd = entitle_seccomp_ebpf_load (&entitle_kernel, &policy, err);
-  if (UNLIKELY (fd < 0))
-    return entitle_error_wrap (err, "the eBPF seccomp layer");
-  /* dup2 clears close-on-exec: the runtime inherits it.  */
-  if (dup2 (fd, target) < 0)
+  if (entitle_layers_seccomp (s->ctx, final))
     {
-      close (fd);
-      return entitle_make_sys_error (err, "the eBPF seccomp layer: fd %d", target);
+      entitle_layers_seccomp_policy (final, &policy);
+      fd = entitle_seccomp_ebpf_load (&entitle_kernel, &policy, err);
+      if (UNLIKELY (fd < 0) || UNLIKELY (hand_over (fd, target++, err) < 0))
+        return entitle_error_wrap (err, "the eBPF seccomp layer");
     }
-  close (fd);
-  if (asprintf (&flag, "--preserve-fds=%d", given + 1) < 0)
+  ret = custom_filters (final, target, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (asprintf (&flag, "--preserve-fds=%d", given + (int)n) < 0)
     abort ();
   s->argv = entitle_args_set_preserve_fds (s->argc, s->argv, &s->args, flag);
   s->argc++;

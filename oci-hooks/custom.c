@@ -8,9 +8,11 @@
 /* The admin's programs of the container's custom entitlements
    (entitle.json(5), `bpf`), attached at createRuntime beside entitle's
    own: each loaded for this container, so that it and its entitle_data
-   go with the cgroup.  Programs at a seed interface (Checmate, eBPF
-   seccomp) are not loaded by this version: the rest of their
-   entitlement enforces it (create refused one that has no other part).  */
+   go with the cgroup.  Programs at a seed interface are not the hook's:
+   create loads those at eBPF seccomp for the in-container helper
+   (full/seccomp.c), and this version loads none at Checmate's hooks:
+   the rest of their entitlement enforces it (create refused one that
+   has no other part).  */
 
 int
 hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, int cgfd, uint64_t cgroup_id,

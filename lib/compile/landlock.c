@@ -82,7 +82,8 @@ entitle_landlock_available (struct entitle_ctx_s *ctx)
 bool
 entitle_landlock_wraps (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
 {
-  return (entitle_landlock_needed (set) && entitle_landlock_available (ctx)) || entitle_layers_seccomp (ctx, set);
+  return (entitle_landlock_needed (set) && entitle_landlock_available (ctx))
+         || entitle_layers_seccomp_filters (ctx, set) > 0;
 }
 
 int
@@ -204,16 +205,17 @@ char **
 entitle_landlock_argv (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
 {
   struct argv_s a = { 0 };
+  size_t i, n = entitle_layers_seccomp_filters (ctx, set);
   char fd[16];
 
   push (&a, strdup (ENTITLE_INIT_DEST));
   if (entitle_landlock_available (ctx))
     landlock_layer (set, &a);
-  /* The eBPF seccomp filter create loaded comes as one more preserved fd
-     (full/seccomp.c).  */
-  if (entitle_layers_seccomp (ctx, set))
+  /* The eBPF seccomp filters create loaded come as more preserved fds
+     (full/seccomp.c), entitle's own first, then the admin's.  */
+  for (i = 0; i < n; i++)
     {
-      snprintf (fd, sizeof (fd), "%d", entitle_helper_seccomp_fd (ctx));
+      snprintf (fd, sizeof (fd), "%d", entitle_helper_seccomp_fd (ctx) + (int)i);
       push_option (&a, "--seccomp-fd", fd);
     }
   push (&a, strdup ("--"));

@@ -29,14 +29,55 @@ has_syscall_rules (const struct entitle_set_s *set)
   return false;
 }
 
-bool
-entitle_layers_seccomp (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
+/* Memoized in @ctx: one prctl per call at most.  */
+static bool
+kernel_has_ebpf_seccomp (struct entitle_ctx_s *ctx)
 {
-  if (!has_syscall_rules (set))
-    return false;
   if (ctx->seccomp_ebpf < 0)
     ctx->seccomp_ebpf = entitle_seed_seccomp_extended (&entitle_kernel);
   return ctx->seccomp_ebpf;
+}
+
+bool
+entitle_layers_seccomp (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
+{
+  return has_syscall_rules (set) && kernel_has_ebpf_seccomp (ctx);
+}
+
+size_t
+entitle_layers_seccomp_custom (const struct entitle_set_s *set, struct entitle_seccomp_custom_s *out, size_t max)
+{
+  size_t i, k, n = 0;
+
+  for (i = 0; i < set->n; i++)
+    {
+      const struct entitle_entry_s *e = set->items[i].entry;
+
+      /* A row with several values comes once (the set is sorted).  */
+      if (i > 0 && set->items[i - 1].entry == e)
+        continue;
+      for (k = 0; k < e->n_progs; k++)
+        {
+          if (e->progs[k].point != ENTITLE_POINT_SECCOMP)
+            continue;
+          if (out && n < max)
+            out[n] = (struct entitle_seccomp_custom_s){ e, &e->progs[k] };
+          n++;
+        }
+    }
+  return n;
+}
+
+size_t
+entitle_layers_seccomp_filters (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
+{
+  size_t custom = entitle_layers_seccomp_custom (set, NULL, 0);
+  size_t own = entitle_layers_seccomp (ctx, set) ? 1 : 0;
+
+  /* The kernel is asked only for a set with a filter to give it.  */
+  if (custom == 0)
+    return own;
+  return kernel_has_ebpf_seccomp (ctx) ? own + custom : 0;
 }
 
 /* Another row of @set allows @name: a rung's "still deny" yields to it,

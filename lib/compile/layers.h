@@ -22,6 +22,30 @@
  */
 bool entitle_layers_seccomp (struct entitle_ctx_s *ctx, const struct entitle_set_s *set);
 
+/** One of the admin's programs at `seccomp` (entitle.json(5)).  */
+struct entitle_seccomp_custom_s
+{
+  const struct entitle_entry_s *entry;
+  const struct entitle_prog_s *prog;
+};
+
+/**
+ * The admin's programs at the attach point `seccomp` of the custom rows of
+ * @set, each once, in @out (at most @max; @out may be NULL to count).
+ * Returns how many there are.
+ */
+size_t entitle_layers_seccomp_custom (const struct entitle_set_s *set, struct entitle_seccomp_custom_s *out,
+                                      size_t max);
+
+/**
+ * How many eBPF seccomp filters a container with @set takes here: none
+ * where the kernel has no eBPF seccomp, else entitle's own (where
+ * entitle_layers_seccomp) and then each admin program at `seccomp`.  The
+ * runtime passes them at consecutive fds from entitle_helper_seccomp_fd,
+ * and the helper installs them in that order.
+ */
+size_t entitle_layers_seccomp_filters (struct entitle_ctx_s *ctx, const struct entitle_set_s *set);
+
 /**
  * The eBPF seccomp filter's decisions for @set on the native ABI: the
  * syscalls its rows deny (but those another row allows), and the rules by

@@ -296,8 +296,7 @@ entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point)
 
   if (seccomp ? !p->seccomp_extended : !p->checmate)
     return seccomp ? "this kernel has no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)" : "this kernel has no Checmate (PR_CHECMATE)";
-  return seccomp ? "this version of entitle installs its own eBPF seccomp filter there, not an admin's"
-                 : "this version of entitle installs its own Checmate programs there, not an admin's";
+  return seccomp ? NULL : "this version of entitle installs its own Checmate programs there, not an admin's";
 }
 
 #ifndef __NR_landlock_create_ruleset

@@ -59,9 +59,10 @@ unsigned entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed
  * Why an admin's program at the seed interface @point (ENTITLE_POINT_*
  * of catalogue.h) is not used on this host: the kernel lacks the
  * interface, or it has it and this version does not load an admin's
- * programs there (entitle's own layers do, through lib/host/seed-attach.h,
- * which an admin's would take too).  Never NULL in this version: a
- * custom row's programs there are skipped, and its other parts enforce.
+ * programs there (Checmate: entitle's own programs are installed there,
+ * through lib/host/seed-attach.h, an admin's not yet).  NULL where the
+ * admin's program is used: `seccomp` on a kernel with eBPF seccomp, where
+ * create loads it and the in-container helper installs it.
  */
 const char *entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point);
 

@@ -16,6 +16,7 @@
 #include "exec-mark.h"
 #include "json.h"
 #include "landlock.h"
+#include "layers.h"
 #include "rewrite.h"
 #include "utils.h"
 
@@ -103,22 +104,29 @@ ctx_of (struct entitle_ctx_s *ctx, int abi, int seccomp_ebpf, int preserve)
   return ctx;
 }
 
-/* The helper's argv for @list in @ctx, joined with spaces.  */
+/* The helper's argv for @set in @ctx, joined with spaces.  */
 static char *
-argv_in (struct entitle_ctx_s *ctx, const char *list)
+argv_of_set (struct entitle_ctx_s *ctx, const struct entitle_set_s *set)
 {
-  cleanup_entitle_set struct entitle_set_s set = { 0 };
-  cleanup_strv char **argv = NULL;
+  cleanup_strv char **argv = entitle_landlock_argv (ctx, set);
   char *out = calloc (1, 4096);
 
-  set_of (list, &set);
-  argv = entitle_landlock_argv (ctx, &set);
   for (char **p = argv; *p; p++)
     {
       strcat (out, p == argv ? "" : " ");
       strcat (out, *p);
     }
   return out;
+}
+
+/* The helper's argv for @list in @ctx, joined with spaces.  */
+static char *
+argv_in (struct entitle_ctx_s *ctx, const char *list)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+
+  set_of (list, &set);
+  return argv_of_set (ctx, &set);
 }
 
 /* The helper's argv for @list on this tree's CI kernel: Landlock ABI 7, no
@@ -322,6 +330,33 @@ test_landlock_wrap_process (void **state)
   assert_string_equal (once, twice);
 }
 
+/* An admin's program at `seccomp` (examples/seccomp1.json) is one more
+   filter for the helper, after entitle's own, where the kernel has eBPF
+   seccomp (a FAKE kernel answer); on mainline, none, and no helper for
+   it.  */
+static void
+test_helper_argv_custom_seccomp_fake_kernel (void **state)
+{
+  static const struct entitle_prog_s prog = { .object = "seccomp1.bpf.o", .program = "close_999", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP };
+  struct entitle_entry_s custom = { .name = "example.com.seccomp1", .progs = &prog, .n_progs = 1, .custom = "t.json" };
+  struct entitle_request_s items[] = { { .entry = &custom },
+                                       { .entry = entitle_catalogue_find (NULL, "security.confined", 17) } };
+  struct entitle_set_s alone = { items, 1 }, both = { items, 2 };
+  struct entitle_ctx_s ctx;
+  cleanup_free char *a = NULL, *b = NULL, *c = NULL;
+
+  (void)state;
+  a = argv_of_set (ctx_of (&ctx, 0, 1, 0), &alone);
+  assert_string_equal (a, "/dev/entitle-init --seccomp-fd 3 --");
+  assert_int_equal (entitle_layers_seccomp_filters (&ctx, &alone), 1);
+  b = argv_of_set (ctx_of (&ctx, 0, 1, 1), &both);
+  assert_string_equal (b, "/dev/entitle-init --seccomp-fd 4 --seccomp-fd 5 --");
+  assert_int_equal (entitle_layers_seccomp_filters (&ctx, &both), 2);
+  assert_false (entitle_landlock_wraps (ctx_of (&ctx, 0, 0, 0), &alone));
+  c = argv_of_set (ctx_of (&ctx, 0, 0, 0), &both);
+  assert_string_equal (c, "/dev/entitle-init --");
+}
+
 /* Where the kernel has eBPF seccomp (a FAKE kernel answer), a set with
    syscall rules runs through the helper, which gets the filter as the fd
    after the runtime's --preserve-fds; without Landlock it gets no
@@ -377,6 +412,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_landlock_argv_paths),
+    cmocka_unit_test (test_helper_argv_custom_seccomp_fake_kernel),
     cmocka_unit_test (test_landlock_argv_tcp_connect_only_when_every_rule_has_ports),
     cmocka_unit_test (test_landlock_argv_tcp_bind),
     cmocka_unit_test (test_landlock_rewrite_mount_and_args_idempotent),

@@ -35,6 +35,7 @@
 #include "cgroup.h"
 #include "checmate.h"
 #include "entitlements.h"
+#include "custom-progs.h"
 #include "fake-kernel.h"
 #include "init.h"
 #include "layers.h"
@@ -398,6 +399,49 @@ test_seccomp_read_back_fake_kernel (void **state)
   assert_true (entitle_seccomp_get_extended (&fake_kernel, getpid (), 0, &err) < 0);
   assert_contains (err->msg, "cannot read filters back");
   entitle_error_release (&err);
+}
+
+/* The admin's programs at `seccomp` (examples/seccomp1.json and
+   seccomp2.json), loaded as create loads them, through the fake kernel
+   (for real, as a syscall program, so this kernel's verifier judges
+   them), and their decisions run by this kernel: close(999) is EPERM
+   while close(998) runs on to EBADF; sched_yield is EPERM.  */
+static void
+test_custom_seccomp_programs_fake_kernel (void **state)
+{
+  static const struct entitle_prog_s progs[] = {
+    { .object = ENTITLE_EXAMPLES "/seccomp1.bpf.o", .program = "close_999", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP },
+    { .object = ENTITLE_EXAMPLES "/seccomp2.bpf.o", .program = "no_sched_yield", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP },
+    { .object = ENTITLE_EXAMPLES "/seccomp2.bpf.o", .program = "nope", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP },
+  };
+  struct entitle_entry_s e = { .name = "example.com.seccomp1", .progs = progs, .n_progs = 3, .custom = "t.json" };
+  uint32_t native = seccomp_arch_native ();
+  entitle_error_t err = NULL;
+  int one, two;
+
+  (void)state;
+  one = entitle_bpf_custom_seccomp_load (&fake_kernel, &e, &progs[0], &err);
+  if (one < 0)
+    fail_msg ("seccomp1: %s", err->msg);
+  two = entitle_bpf_custom_seccomp_load (&fake_kernel, &e, &progs[1], &err);
+  if (two < 0)
+    fail_msg ("seccomp2: %s", err->msg);
+  assert_int_equal (fake.n_loads, 2);
+  assert_int_equal (fake.loads[0].type, ENTITLE_BPF_PROG_TYPE_SECCOMP);
+  assert_int_equal (fake.loads[1].type, ENTITLE_BPF_PROG_TYPE_SECCOMP);
+  assert_int_equal (run (one, native, "close", 999, 0, 0), DENY);
+  assert_int_equal (run (one, native, "close", 998, 0, 0), ALLOW);
+  assert_int_equal (run (one, native, "sched_yield", 0, 0, 0), ALLOW);
+  assert_int_equal (run (two, native, "sched_yield", 0, 0, 0), DENY);
+  assert_int_equal (run (two, native, "close", 999, 0, 0), ALLOW);
+  close (one);
+  close (two);
+  /* A program the object lacks: one line naming it, nothing loaded.  */
+  assert_true (entitle_bpf_custom_seccomp_load (&fake_kernel, &e, &progs[2], &err) < 0);
+  assert_contains (err->msg, "has no program `nope`");
+  assert_null (strchr (err->msg, '\n'));
+  entitle_error_release (&err);
+  assert_int_equal (fake.n_loads, 2);
 }
 
 static char outside[256];
@@ -790,6 +834,7 @@ main (void)
     cmocka_unit_test_setup (test_init_layers_in_order_fake_kernel, setup),
     cmocka_unit_test (test_lsm_loader_error_path),
     cmocka_unit_test_setup (test_seed_attach_points_fake_kernel, setup),
+    cmocka_unit_test_setup (test_custom_seccomp_programs_fake_kernel, setup),
     cmocka_unit_test (test_inspect_classic_filters),
     cmocka_unit_test (test_inspect_no_filter_and_no_process),
     cmocka_unit_test_setup (test_inspect_ebpf_filter_fake_kernel, setup),

@@ -90,6 +90,13 @@ check_data_map (const struct entitle_entry_s *e, const struct entitle_prog_s *p,
   if (p->point == ENTITLE_POINT_SECCOMP && bpf_object__next_map (obj, NULL) != NULL)
     return entitle_make_error (err, EINVAL, "program `%s` at seccomp: `%s` has a map (`%s`), and a filter takes none",
                                p->program, p->object, bpf_map__name (bpf_object__next_map (obj, NULL)));
+  /* At a Checmate hook, entitle makes the one map the program may name
+     (bpf/custom-checmate.c).  */
+  for (const struct bpf_map *o = bpf_object__next_map (obj, NULL); p->point == ENTITLE_POINT_CHECMATE && o;
+       o = bpf_object__next_map (obj, o))
+    if (strcmp (bpf_map__name (o), DATA_MAP) != 0)
+      return entitle_make_error (err, EINVAL, "program `%s` at %s: `%s` has a map `%s`; only `" DATA_MAP "` is made for it",
+                                 p->program, p->attach, p->object, bpf_map__name (o));
   enum bpf_map_type want = p->point < ATTACH_COUNT ? BPF_MAP_TYPE_CGROUP_STORAGE : BPF_MAP_TYPE_HASH;
 
   if (m == NULL)

@@ -171,9 +171,12 @@ seed_part (const struct entitle_entry_s *e, const struct entitle_prog_s *prog, c
   if (entitle_probe_seed_lacks (host->probe, prog->point) == NULL)
     {
       p->state = PART_ENFORCED;
-      snprintf (p->reason, sizeof (p->reason),
-                "enforced by the admin's eBPF seccomp filter (create loads it, the in-container helper "
-                "entitle-init installs it)");
+      snprintf (p->reason, sizeof (p->reason), "%s",
+                prog->point == ENTITLE_POINT_SECCOMP
+                    ? "enforced by the admin's eBPF seccomp filter (create loads it, the in-container helper "
+                      "entitle-init installs it)"
+                    : "enforced by the admin's Checmate program (entitle-hook installs it once per host and "
+                      "writes the container's data by its cgroup id)");
     }
   else if (entitle_bpf_beyond_seed (e))
     snprintf (p->reason, sizeof (p->reason), "not used here: %s; the entitlement's other parts enforce it",

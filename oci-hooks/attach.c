@@ -198,9 +198,9 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, co
   /* The programs' records name the cgroup by it (they may run where
      another cgroup is current: packets, a cgroup made below).  */
   plan->policy.cgroup = entitle_cgroup_id (cgfd);
-  if (plan->custom)
+  if (plan->custom || plan->checmate)
     {
-      ret = hook_attach_custom (ctx, plan, cgfd, plan->policy.cgroup, err);
+      ret = hook_attach_custom (ctx, plan, cgfd, plan->policy.cgroup, mnt, err);
       if (UNLIKELY (ret < 0) || plan->attach == 0)
         return ret;
     }
@@ -347,7 +347,7 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
   if (ret <= 0)
     return ret;
   ret = leave_out_missing (ctx, &final, &plan, err);
-  if (UNLIKELY (ret < 0) || (plan.attach | plan.custom) == 0)
+  if (UNLIKELY (ret < 0) || ((plan.attach | plan.custom) == 0 && !plan.checmate))
     return ret;
   /* The admin's choice (entitle.json(5) `denials`): off, the programs
      write no record at all.  */

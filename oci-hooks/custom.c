@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include "bpf-plan.h"
+#include <fcntl.h>
+#include "checmate.h"
+#include "custom-checmate.h"
 #include "custom-progs.h"
 #include "hook.h"
 #include "utils.h"
@@ -8,16 +11,38 @@
 /* The admin's programs of the container's custom entitlements
    (entitle.json(5), `bpf`), attached at createRuntime beside entitle's
    own: each loaded for this container, so that it and its entitle_data
-   go with the cgroup.  Programs at a seed interface are not the hook's:
-   create loads those at eBPF seccomp for the in-container helper
-   (full/seccomp.c), and this version loads none at Checmate's hooks:
-   the rest of their entitlement enforces it (create refused one that
-   has no other part).  */
+   go with the cgroup.  A program at a Checmate hook is the host's, loaded
+   once and installed where the kernel has Checmate, with the container's
+   entitle_data written by its cgroup id (bpf/custom-checmate.c); one at
+   eBPF seccomp is create's, for the in-container helper (full/seccomp.c).
+   Where the kernel lacks the interface, the rest of the entitlement
+   enforces it (create refused one that has no other part).  */
+
+static int
+attach_checmate (struct entitle_ctx_s *ctx, const struct entitle_entry_s *e, const struct entitle_prog_s *p,
+                 uint64_t cgroup_id, int mountfd, entitle_error_t *err)
+{
+  struct entitle_custom_checmate_s c;
+  int ret;
+
+  if (!entitle_seed_checmate (&entitle_kernel))
+    {
+      entitle_log_debug (ctx->log, "entitlement `%s`: program `%s` at %s not used (no Checmate)", e->name, p->program,
+                         p->attach);
+      return 0;
+    }
+  ret = entitle_custom_checmate_open (&entitle_kernel, p, ENTITLE_CHECMATE_DIR, &c, err);
+  if (ret == 0)
+    ret = entitle_custom_checmate_enforce (&entitle_kernel, e, p, &c, cgroup_id, ctx->config->lock, mountfd, err);
+  entitle_custom_checmate_close (&c);
+  return ret;
+}
 
 int
 hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, int cgfd, uint64_t cgroup_id,
-                    entitle_error_t *err)
+                    const char *mnt, entitle_error_t *err)
 {
+  cleanup_close int mountfd = -1;
   const struct entitle_set_s *set = plan->set;
   size_t i, k;
 
@@ -33,15 +58,17 @@ hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *
           const struct entitle_prog_s *p = &e->progs[k];
           int ret;
 
-          if (p->point >= ATTACH_COUNT)
-            {
-              entitle_log_debug (ctx->log, "entitlement `%s`: program `%s` at %s not loaded (seed interface)", e->name,
-                                 p->program, p->attach);
-              continue;
-            }
-          if (!(plan->custom & ATTACH_BIT (p->point)))
+          if (p->point == ENTITLE_POINT_SECCOMP)
             continue;
-          ret = entitle_bpf_custom_attach (e, p, cgfd, cgroup_id, err);
+          if (p->point == ENTITLE_POINT_CHECMATE && mountfd < 0
+              && (mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            return entitle_make_sys_error (err, "open `%s`", mnt);
+          if (p->point == ENTITLE_POINT_CHECMATE)
+            ret = attach_checmate (ctx, e, p, cgroup_id, mountfd, err);
+          else if (!(plan->custom & ATTACH_BIT (p->point)))
+            continue;
+          else
+            ret = entitle_bpf_custom_attach (e, p, cgfd, cgroup_id, err);
           if (UNLIKELY (ret < 0))
             return entitle_error_wrap (err, "entitlement `%s`", e->name);
         }

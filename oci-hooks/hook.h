@@ -31,10 +31,11 @@ int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
 int hook_probe (bool json, entitle_error_t *err);
 
 struct entitle_bpf_plan_s;
-/* The admin's programs of @plan's custom rows, to the cgroup @cgfd
+/* The admin's programs of @plan's custom rows, to the cgroup @cgfd, and
+   at Checmate's hooks where the kernel has it (@mnt: the cgroup2 root)
    (oci-hooks/custom.c).  */
 int hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, int cgfd, uint64_t cgroup_id,
-                        entitle_error_t *err);
+                        const char *mnt, entitle_error_t *err);
 
 /* The probe of this boot: the cached one, else probed now and cached.  */
 int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);

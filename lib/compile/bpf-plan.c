@@ -116,6 +116,8 @@ entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *s
       plan->policy.flags |= r->entry->policy;
       plan->attach |= r->entry->attach;
       plan->custom |= entitle_bpf_custom_points (r->entry);
+      for (size_t k = 0; k < r->entry->n_progs; k++)
+        plan->checmate |= r->entry->progs[k].point == ENTITLE_POINT_CHECMATE;
       ret = r->entry->fill && r->value ? r->entry->fill (&plan->policy, r, err) : 0;
       if (UNLIKELY (ret < 0))
         return ret;
@@ -126,5 +128,5 @@ entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *s
       if (UNLIKELY (ret < 0))
         return ret;
     }
-  return plan->attach != 0 || plan->custom != 0;
+  return plan->attach != 0 || plan->custom != 0 || plan->checmate;
 }

@@ -19,6 +19,7 @@ struct entitle_bpf_plan_s
   struct entitle_policy policy;    /**< the cgroup's storage value */
   unsigned attach;                 /**< the programs to attach (ATTACH_BIT mask) */
   unsigned custom;                 /**< the cgroup points of the admin's programs to attach */
+  bool checmate;                   /**< the admin's programs include one at a Checmate hook */
   const struct entitle_set_s *set; /**< the set planned for (its custom rows hold those programs) */
 };
 

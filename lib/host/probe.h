@@ -58,11 +58,9 @@ unsigned entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed
 /**
  * Why an admin's program at the seed interface @point (ENTITLE_POINT_*
  * of catalogue.h) is not used on this host: the kernel lacks the
- * interface, or it has it and this version does not load an admin's
- * programs there (Checmate: entitle's own programs are installed there,
- * through lib/host/seed-attach.h, an admin's not yet).  NULL where the
- * admin's program is used: `seccomp` on a kernel with eBPF seccomp, where
- * create loads it and the in-container helper installs it.
+ * interface.  NULL where it is used: at `seccomp`, create loads it and the
+ * in-container helper installs it; at a Checmate hook, entitle-hook loads
+ * and installs it once per host.
  */
 const char *entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point);
 

@@ -35,7 +35,9 @@
 #include "cgroup.h"
 #include "checmate.h"
 #include "entitlements.h"
+#include "custom-checmate.h"
 #include "custom-progs.h"
+#include "entitle-data.h"
 #include "fake-kernel.h"
 #include "init.h"
 #include "layers.h"
@@ -444,6 +446,75 @@ test_custom_seccomp_programs_fake_kernel (void **state)
   assert_int_equal (fake.n_loads, 2);
 }
 
+/* An admin's program at checmate/socket_connect (examples/checmate1.json):
+   loaded once per host through the fake kernel (for real, as a kprobe
+   program, so this kernel's verifier judges it, with its entitle_data map
+   made and named in its instructions), pinned, installed once for two
+   containers, and each container's data written by its cgroup id; the
+   entries of gone cgroups are dropped at the next create.  */
+static void
+test_custom_checmate_program_fake_kernel (void **state)
+{
+  static const struct entitle_prog_s progs[] = {
+    { .object = ENTITLE_EXAMPLES "/checmate1.bpf.o", .program = "deny_port", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE },
+    { .object = ENTITLE_EXAMPLES "/checmate1.bpf.o", .program = "nope", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE },
+  };
+  static const uint64_t data[] = { 1 };
+  struct entitle_entry_s e = { .name = "example.com.checmate1", .progs = progs, .n_progs = 1, .data = data, .n_data = 1, .custom = "t.json" };
+  struct entitle_custom_checmate_s a, b;
+  struct entitle_data d;
+  entitle_error_t err = NULL;
+  char dir[64], mnt[256], path[128];
+  __u64 root, gone = UINT64_C (1) << 60;
+  int mountfd;
+
+  (void)state;
+  snprintf (dir, sizeof (dir), "/sys/fs/bpf/entitle-test-custom-%d", (int)getpid ());
+  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) < 0)
+    {
+      entitle_error_release (&err);
+      skip ();
+    }
+  mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  assert_true (mountfd >= 0);
+  root = entitle_cgroup_id (mountfd);
+  if (entitle_custom_checmate_open (&fake_kernel, &progs[0], dir, &a, &err) < 0)
+    fail_msg ("open: %s", err->msg);
+  assert_int_equal (fake.n_loads, 1);
+  assert_int_equal (fake.loads[0].type, ENTITLE_BPF_PROG_TYPE_CHECMATE);
+  assert_int_equal (fake.loads[0].kern_version, entitle_seed_kernel_version ());
+  assert_true (a.data >= 0);
+  assert_int_equal (entitle_custom_checmate_enforce (&fake_kernel, &e, &progs[0], &a, root, false, mountfd, &err), 0);
+  /* A gone cgroup's entry, as a deleted container leaves it.  */
+  memset (&d, 0, sizeof (d));
+  assert_int_equal (bpf_map_update_elem (a.data, &gone, &d, BPF_ANY), 0);
+  /* The next container's hook finds the pins: nothing loaded again.  */
+  if (entitle_custom_checmate_open (&fake_kernel, &progs[0], dir, &b, &err) < 0)
+    fail_msg ("open again: %s", err->msg);
+  assert_int_equal (fake.n_loads, 1);
+  assert_int_equal (entitle_custom_checmate_enforce (&fake_kernel, &e, &progs[0], &b, root, false, mountfd, &err), 0);
+  assert_int_equal (fake.n_calls, 2);
+  assert_call (0, CHECMATE_INSTALL_HOOK, "socket_connect", a.prog, 0);
+  assert_call (1, CHECMATE_INSTALL_HOOK, "socket_connect", b.prog, EEXIST);
+  assert_int_equal (fake.n_installed[entitle_checmate_hook_find ("socket_connect")], 1);
+  assert_int_equal (bpf_map_lookup_elem (b.data, &root, &d), 0);
+  assert_int_equal (d.cgroup_id, root);
+  assert_int_equal (d.flags, ENTITLE_DATA_SET);
+  assert_int_equal (d.n, 1);
+  assert_int_equal (d.words[0], 1);
+  assert_true (bpf_map_lookup_elem (b.data, &gone, &d) < 0);
+  /* A program the object lacks: one line naming it.  */
+  assert_true (entitle_custom_checmate_open (&fake_kernel, &progs[1], dir, &b, &err) < 0);
+  assert_contains (err->msg, "has no program `nope`");
+  assert_null (strchr (err->msg, '\n'));
+  entitle_error_release (&err);
+  entitle_custom_checmate_close (&a);
+  entitle_custom_checmate_close (&b);
+  close (mountfd);
+  snprintf (path, sizeof (path), "rm -rf %s", dir);
+  assert_int_equal (system (path), 0);
+}
+
 static char outside[256];
 static int outside_errno;
 
@@ -835,6 +906,7 @@ main (void)
     cmocka_unit_test (test_lsm_loader_error_path),
     cmocka_unit_test_setup (test_seed_attach_points_fake_kernel, setup),
     cmocka_unit_test_setup (test_custom_seccomp_programs_fake_kernel, setup),
+    cmocka_unit_test_setup (test_custom_checmate_program_fake_kernel, setup),
     cmocka_unit_test (test_inspect_classic_filters),
     cmocka_unit_test (test_inspect_no_filter_and_no_process),
     cmocka_unit_test_setup (test_inspect_ebpf_filter_fake_kernel, setup),

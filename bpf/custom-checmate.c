@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "checmate.h"
+#include "custom-checmate.h"
+#include "entitle-data.h"
+#include "seed-attach.h"
+#include "seed-load.h"
+#include "utils.h"
+
+/* An admin's program at a Checmate hook (entitle.json(5), `checmate/HOOK`).
+   A Checmate hook is global, so the program is loaded and installed once
+   per host, as entitle's own Checmate programs are, and finds the
+   container by the current task's cgroup id in its `entitle_data` map
+   (entitle-data.h's hash), which entitle-hook fills at each create.
+   libbpf knows no Checmate program type, so the program's instructions and
+   its references to that map are read from the ELF object here and loaded
+   through the kernel table (lib/host/seed-load.h), which the tests' fake
+   kernel can stand in for.  Program and map are pinned under
+   ENTITLE_CHECMATE_DIR by a hash of the instructions: a second container
+   finds them, and a changed object is loaded anew.  */
+
+#define R_BPF_64_64 1
+#define DATA_MAP    "entitle_data"
+
+struct elf_prog_s
+{
+  struct bpf_insn *insns;
+  size_t n;
+  struct entitle_seed_reloc *relocs;
+  size_t n_relocs;
+};
+
+static void
+elf_prog_free (struct elf_prog_s *p)
+{
+  free (p->insns);
+  free (p->relocs);
+}
+
+static void
+cleanup_elfp (Elf **e)
+{
+  if (*e)
+    elf_end (*e);
+}
+
+/* The symbol @name of type STT_FUNC in @syms, or false.  */
+static bool
+find_func (Elf *elf, Elf_Data *syms, size_t strndx, const char *name, GElf_Sym *out)
+{
+  for (int i = 0; gelf_getsym (syms, i, out) != NULL; i++)
+    if (GELF_ST_TYPE (out->st_info) == STT_FUNC && strcmp (elf_strptr (elf, strndx, out->st_name), name) == 0)
+      return true;
+  return false;
+}
+
+/* The relocations of section @sec that fall in @fn, each to the map
+   entitle_data; any other is refused.  */
+static int
+read_relocs (Elf *elf, size_t sec, Elf_Data *syms, size_t strndx, const GElf_Sym *fn, const char *object,
+             struct elf_prog_s *p, entitle_error_t *err)
+{
+  Elf_Scn *scn = NULL;
+
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr sh;
+      Elf_Data *d;
+      GElf_Rel rel;
+
+      if (gelf_getshdr (scn, &sh) == NULL || sh.sh_type != SHT_REL || sh.sh_info != sec
+          || (d = elf_getdata (scn, NULL)) == NULL)
+        continue;
+      for (int i = 0; gelf_getrel (d, i, &rel) != NULL; i++)
+        {
+          GElf_Sym sym;
+          const char *name;
+
+          if (rel.r_offset < fn->st_value || rel.r_offset >= fn->st_value + fn->st_size)
+            continue;
+          if (gelf_getsym (syms, (int)GELF_R_SYM (rel.r_info), &sym) == NULL)
+            return entitle_make_error (err, EINVAL, "BPF object `%s`: a relocation names no symbol", object);
+          name = elf_strptr (elf, strndx, sym.st_name);
+          if (GELF_R_TYPE (rel.r_info) != R_BPF_64_64 || name == NULL || strcmp (name, DATA_MAP) != 0)
+            return entitle_make_error (err, EINVAL,
+                                       "BPF object `%s`: a program at a Checmate hook may name the map `" DATA_MAP
+                                       "` only, not `%s`",
+                                       object, name ? name : "?");
+          p->relocs = realloc (p->relocs, (p->n_relocs + 1) * sizeof (*p->relocs));
+          if (p->relocs == NULL)
+            abort ();
+          p->relocs[p->n_relocs++]
+              = (struct entitle_seed_reloc){ .insn = (unsigned)((rel.r_offset - fn->st_value) / sizeof (struct bpf_insn)),
+                                             .map = DATA_MAP };
+        }
+    }
+  return 0;
+}
+
+/* The instructions of program @prog (a function of section @section) in
+   the ELF object @object, and its map references.  */
+static int
+read_prog (const char *object, const char *section, const char *prog, struct elf_prog_s *p, entitle_error_t *err)
+{
+  cleanup_close int fd = open (object, O_RDONLY | O_CLOEXEC);
+  __attribute__ ((cleanup (cleanup_elfp))) Elf *elf = NULL;
+  size_t shstrndx, strndx = 0, sec = 0;
+  Elf_Data *syms = NULL, *text = NULL;
+  Elf_Scn *scn = NULL;
+  GElf_Sym fn;
+
+  if (fd < 0)
+    return entitle_make_sys_error (err, "BPF object `%s`", object);
+  elf_version (EV_CURRENT);
+  elf = elf_begin (fd, ELF_C_READ, NULL);
+  if (elf == NULL || elf_getshdrstrndx (elf, &shstrndx) < 0)
+    return entitle_make_error (err, EINVAL, "BPF object `%s`: not an ELF file", object);
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr sh;
+      if (gelf_getshdr (scn, &sh) == NULL)
+        continue;
+      if (sh.sh_type == SHT_SYMTAB)
+        {
+          syms = elf_getdata (scn, NULL);
+          strndx = sh.sh_link;
+        }
+      else if (sh.sh_type == SHT_PROGBITS && strcmp (elf_strptr (elf, shstrndx, sh.sh_name), section) == 0)
+        {
+          text = elf_getdata (scn, NULL);
+          sec = elf_ndxscn (scn);
+        }
+    }
+  if (syms == NULL || text == NULL || !find_func (elf, syms, strndx, prog, &fn) || fn.st_shndx != sec
+      || fn.st_value + fn.st_size > text->d_size || fn.st_size % sizeof (struct bpf_insn))
+    return entitle_make_error (err, ENOENT, "BPF object `%s` has no program `%s` in section `%s`", object, prog,
+                               section);
+  p->n = fn.st_size / sizeof (struct bpf_insn);
+  p->insns = malloc (fn.st_size + 1);
+  if (p->insns == NULL)
+    abort ();
+  memcpy (p->insns, (const char *)text->d_buf + fn.st_value, fn.st_size);
+  return read_relocs (elf, sec, syms, strndx, &fn, object, p, err);
+}
+
+static unsigned long long
+hash_of (const struct elf_prog_s *p, const char *hook)
+{
+  unsigned long long h = 0xcbf29ce484222325ull;
+  const unsigned char *b = (const unsigned char *)p->insns;
+
+  for (size_t i = 0; i < p->n * sizeof (*p->insns); i++)
+    h = (h ^ b[i]) * 0x100000001b3ull;
+  for (const char *c = hook; *c; c++)
+    h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+  return h;
+}
+
+static void
+pin_name (char *buf, size_t len, const char *dir, unsigned long long h, const char *what)
+{
+  snprintf (buf, len, "%s/custom-%016llx%s", dir, h, what);
+}
+
+/* The pins of an earlier load of the same program, if both are there.  */
+static bool
+get_pins (const char *dir, unsigned long long h, bool data, struct entitle_custom_checmate_s *c)
+{
+  char path[512];
+
+  pin_name (path, sizeof (path), dir, h, "");
+  c->prog = bpf_obj_get (path);
+  pin_name (path, sizeof (path), dir, h, "-data");
+  c->data = data ? bpf_obj_get (path) : -1;
+  if (c->prog >= 0 && (c->data >= 0 || !data))
+    return true;
+  entitle_custom_checmate_close (c);
+  return false;
+}
+
+static int
+load_and_pin (const struct entitle_kernel_s *k, const struct elf_prog_s *ep, const char *section, const char *dir,
+              unsigned long long h, struct entitle_custom_checmate_s *c, entitle_error_t *err)
+{
+  struct entitle_seed_prog sp = { .section = section, .insns = ep->insns, .n = ep->n, .relocs = ep->relocs, .n_relocs = ep->n_relocs };
+  struct entitle_seed_map_s maps[] = { { DATA_MAP, -1 }, { NULL, -1 } };
+  char path[512];
+
+  if (ep->n_relocs)
+    {
+      c->data = entitle_seed_map_create (k, DATA_MAP, BPF_MAP_TYPE_HASH, sizeof (__u64), sizeof (struct entitle_data),
+                                         ENTITLE_CHECMATE_MAX, 0, err);
+      if (UNLIKELY (c->data < 0))
+        return c->data;
+      maps[0].fd = c->data;
+    }
+  c->prog = entitle_seed_load (k, &sp, ENTITLE_BPF_PROG_TYPE_CHECMATE, entitle_seed_kernel_version (), maps, err);
+  if (UNLIKELY (c->prog < 0))
+    return c->prog;
+  /* The map first: a program found pinned has its map pinned too.  Two
+     hooks at once: the second finds the first's (EEXIST) and uses it.  */
+  mkdir (dir, 0700);
+  pin_name (path, sizeof (path), dir, h, "-data");
+  if (c->data >= 0 && bpf_obj_pin (c->data, path) < 0 && errno != EEXIST)
+    return entitle_make_sys_error (err, "pin `%s`", path);
+  pin_name (path, sizeof (path), dir, h, "");
+  if (bpf_obj_pin (c->prog, path) < 0 && errno != EEXIST)
+    return entitle_make_sys_error (err, "pin `%s`", path);
+  entitle_custom_checmate_close (c);
+  if (!get_pins (dir, h, ep->n_relocs > 0, c))
+    return entitle_make_sys_error (err, "open the pins `%s`", path);
+  return 0;
+}
+
+int
+entitle_custom_checmate_open (const struct entitle_kernel_s *k, const struct entitle_prog_s *p, const char *dir,
+                              struct entitle_custom_checmate_s *c, entitle_error_t *err)
+{
+  struct elf_prog_s ep = { 0 };
+  unsigned long long h;
+  int ret;
+
+  c->prog = c->data = -1;
+  ret = read_prog (p->object, p->attach, p->program, &ep, err);
+  if (ret == 0)
+    {
+      h = hash_of (&ep, p->attach);
+      if (!get_pins (dir, h, ep.n_relocs > 0, c))
+        ret = load_and_pin (k, &ep, p->attach, dir, h, c, err);
+    }
+  elf_prog_free (&ep);
+  if (UNLIKELY (ret < 0))
+    {
+      entitle_custom_checmate_close (c);
+      return entitle_error_wrap (err, "program `%s` at %s", p->program, p->attach);
+    }
+  return 0;
+}
+
+int
+entitle_custom_checmate_enforce (const struct entitle_kernel_s *k, const struct entitle_entry_s *e,
+                                 const struct entitle_prog_s *p, const struct entitle_custom_checmate_s *c,
+                                 uint64_t cgroup_id, bool lock, int mountfd, entitle_error_t *err)
+{
+  struct entitle_seed_point_s point;
+  struct entitle_data d = { .cgroup_id = cgroup_id, .flags = ENTITLE_DATA_SET, .n = (__u32)e->n_data };
+  __u64 key = cgroup_id;
+  int ret = entitle_seed_point_parse (p->attach, &point, err);
+
+  if (ret == 0)
+    ret = entitle_seed_attach (k, &point, c->prog, lock, err);
+  if (UNLIKELY (ret < 0) || c->data < 0)
+    return ret < 0 ? ret : 0;
+  /* No poststop runs where the runtime manages the cgroup: each create
+     drops the entries of gone cgroups, as the Checmate layer's.  */
+  entitle_checmate_sweep (c->data, mountfd);
+  memcpy (d.words, e->data, e->n_data * sizeof (d.words[0]));
+  return entitle_seed_map_update (k, c->data, &key, &d, BPF_ANY, err);
+}
+
+void
+entitle_custom_checmate_close (struct entitle_custom_checmate_s *c)
+{
+  if (c->prog >= 0)
+    close (c->prog);
+  if (c->data >= 0)
+    close (c->data);
+  c->prog = c->data = -1;
+}

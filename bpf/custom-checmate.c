@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -223,8 +224,9 @@ load_and_pin (const struct entitle_kernel_s *k, const struct elf_prog_s *ep, con
 }
 
 int
-entitle_custom_checmate_open (const struct entitle_kernel_s *k, const struct entitle_prog_s *p, const char *dir,
-                              struct entitle_custom_checmate_s *c, entitle_error_t *err)
+entitle_custom_checmate_open (const struct entitle_kernel_s *k, const struct entitle_entry_s *e,
+                              const struct entitle_prog_s *p, const char *dir, struct entitle_custom_checmate_s *c,
+                              entitle_error_t *err)
 {
   struct elf_prog_s ep = { 0 };
   unsigned long long h;
@@ -242,7 +244,7 @@ entitle_custom_checmate_open (const struct entitle_kernel_s *k, const struct ent
   if (UNLIKELY (ret < 0))
     {
       entitle_custom_checmate_close (c);
-      return entitle_error_wrap (err, "program `%s` at %s", p->program, p->attach);
+      return entitle_error_wrap (err, "entitlement `%s`: program `%s` at %s", e->name, p->program, p->attach);
     }
   return 0;
 }
@@ -257,15 +259,52 @@ entitle_custom_checmate_enforce (const struct entitle_kernel_s *k, const struct 
   __u64 key = cgroup_id;
   int ret = entitle_seed_point_parse (p->attach, &point, err);
 
+  /* 1: installed already, by an earlier container's hook.  */
   if (ret == 0)
     ret = entitle_seed_attach (k, &point, c->prog, lock, err);
-  if (UNLIKELY (ret < 0) || c->data < 0)
-    return ret < 0 ? ret : 0;
-  /* No poststop runs where the runtime manages the cgroup: each create
-     drops the entries of gone cgroups, as the Checmate layer's.  */
-  entitle_checmate_sweep (c->data, mountfd);
-  memcpy (d.words, e->data, e->n_data * sizeof (d.words[0]));
-  return entitle_seed_map_update (k, c->data, &key, &d, BPF_ANY, err);
+  if (ret >= 0 && c->data >= 0)
+    {
+      /* No poststop runs where the runtime manages the cgroup: each create
+         drops the entries of gone cgroups, as the Checmate layer's.  */
+      entitle_checmate_sweep (c->data, mountfd);
+      memcpy (d.words, e->data, e->n_data * sizeof (d.words[0]));
+      ret = entitle_seed_map_update (k, c->data, &key, &d, BPF_ANY, err);
+    }
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "entitlement `%s`: program `%s` at %s", e->name, p->program, p->attach);
+  return 0;
+}
+
+/* Pins of the form custom-HASH-data: the entitle_data of each program
+   loaded here, the current object's and any earlier one's (a changed
+   object's programs stay installed until a reset or a reboot, and read
+   their own map).  */
+static bool
+is_data_pin (const char *name)
+{
+  size_t n = strlen (name);
+
+  return strncmp (name, "custom-", 7) == 0 && n > 12 && strcmp (name + n - 5, "-data") == 0;
+}
+
+void
+entitle_custom_checmate_sweep (const char *dir, int mountfd)
+{
+  cleanup_dir DIR *d = opendir (dir);
+  struct dirent *de;
+
+  while (d && (de = readdir (d)) != NULL)
+    {
+      char path[512];
+      cleanup_close int map = -1;
+
+      if (!is_data_pin (de->d_name))
+        continue;
+      snprintf (path, sizeof (path), "%s/%s", dir, de->d_name);
+      map = bpf_obj_get (path);
+      if (map >= 0)
+        entitle_checmate_sweep (map, mountfd);
+    }
 }
 
 void

@@ -158,14 +158,14 @@ entitle_bpf_custom_seccomp_load (const struct entitle_kernel_s *k, const struct 
   int ret = open_checked (e, p, &obj, &prog, err);
 
   if (UNLIKELY (ret < 0))
-    return ret;
+    return entitle_error_wrap (err, "entitlement `%s`", e->name);
   /* Opened, not loaded: the instructions as the object has them, which
      need no relocation (the filter has no map).  */
   sp.insns = bpf_program__insns (prog);
   sp.n = bpf_program__insn_cnt (prog);
   ret = entitle_seed_load (k, &sp, ENTITLE_BPF_PROG_TYPE_SECCOMP, 0, no_maps, err);
   if (UNLIKELY (ret < 0))
-    return entitle_error_wrap (err, "program `%s` of `%s`", p->program, p->object);
+    return entitle_error_wrap (err, "entitlement `%s`: program `%s` of `%s`", e->name, p->program, p->object);
   return ret;
 }
 

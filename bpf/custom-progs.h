@@ -35,7 +35,8 @@ int entitle_bpf_custom_attach (const struct entitle_entry_s *e, const struct ent
  * Load the program @p of the custom row @e, whose attach point is
  * `seccomp`, as an eBPF seccomp filter through the kernel @k (the seed
  * interface: create does this where the kernel has it, and the helper
- * installs the fd on the container's process).  Returns its fd.
+ * installs the fd on the container's process).  Returns its fd; an error
+ * names @e.
  */
 int entitle_bpf_custom_seccomp_load (const struct entitle_kernel_s *k, const struct entitle_entry_s *e,
                                      const struct entitle_prog_s *p, entitle_error_t *err);

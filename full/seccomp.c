@@ -63,7 +63,7 @@ custom_filters (const struct entitle_set_s *final, int target, entitle_error_t *
     {
       int fd = entitle_bpf_custom_seccomp_load (&entitle_kernel, c[i].entry, c[i].prog, err);
       if (UNLIKELY (fd < 0) || UNLIKELY (hand_over (fd, target + (int)i, err) < 0))
-        return entitle_error_wrap (err, "entitlement `%s`: the eBPF seccomp layer", c[i].entry->name);
+        return entitle_error_wrap (err, "the eBPF seccomp layer");
     }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include "cgroup.h"
 #include "checmate.h"
+#include "custom-checmate.h"
 #include "hook.h"
 #include "utils.h"
 
@@ -47,19 +48,25 @@ hook_checmate (struct entitle_ctx_s *ctx, const struct entitle_policy *policy, u
   return ret;
 }
 
-/* At the poststop of a container whose cgroup the hook made: its entry
-   goes now rather than at the next create.  One failed lookup where
-   Checmate never ran.  */
+/* At the poststop of a container whose cgroup the hook made: its entries
+   (entitle's policy, the admin's programs' entitle_data) go now rather
+   than at the next create.  One failed open where Checmate never ran.  */
 void
 hook_checmate_sweep (void)
 {
-  cleanup_close int map = bpf_obj_get (ENTITLE_CHECMATE_DIR "/entitle_checmate_policy");
-  cleanup_close int mountfd = -1;
+  cleanup_close int dir = open (ENTITLE_CHECMATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  cleanup_close int map = -1, mountfd = -1;
   entitle_error_t err = NULL;
   char mnt[256];
 
-  if (map >= 0 && entitle_cgroup2_mount (mnt, sizeof (mnt), &err) == 0
-      && (mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
+  if (dir < 0 || entitle_cgroup2_mount (mnt, sizeof (mnt), &err) < 0
+      || (mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    {
+      entitle_error_release (&err);
+      return;
+    }
+  map = bpf_obj_get (ENTITLE_CHECMATE_DIR "/entitle_checmate_policy");
+  if (map >= 0)
     entitle_checmate_sweep (map, mountfd);
-  entitle_error_release (&err);
+  entitle_custom_checmate_sweep (ENTITLE_CHECMATE_DIR, mountfd);
 }

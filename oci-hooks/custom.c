@@ -18,11 +18,14 @@
    Where the kernel lacks the interface, the rest of the entitlement
    enforces it (create refused one that has no other part).  */
 
+/* @p, at a Checmate hook, where the kernel has Checmate (@mnt: the
+   cgroup2 root, whose gone cgroups' entries are dropped).  */
 static int
 attach_checmate (struct entitle_ctx_s *ctx, const struct entitle_entry_s *e, const struct entitle_prog_s *p,
-                 uint64_t cgroup_id, int mountfd, entitle_error_t *err)
+                 uint64_t cgroup_id, const char *mnt, entitle_error_t *err)
 {
   struct entitle_custom_checmate_s c;
+  cleanup_close int mountfd = -1;
   int ret;
 
   if (!entitle_seed_checmate (&entitle_kernel))
@@ -31,7 +34,10 @@ attach_checmate (struct entitle_ctx_s *ctx, const struct entitle_entry_s *e, con
                          p->attach);
       return 0;
     }
-  ret = entitle_custom_checmate_open (&entitle_kernel, p, ENTITLE_CHECMATE_DIR, &c, err);
+  mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (mountfd < 0)
+    return entitle_make_sys_error (err, "open `%s`", mnt);
+  ret = entitle_custom_checmate_open (&entitle_kernel, e, p, ENTITLE_CHECMATE_DIR, &c, err);
   if (ret == 0)
     ret = entitle_custom_checmate_enforce (&entitle_kernel, e, p, &c, cgroup_id, ctx->config->lock, mountfd, err);
   entitle_custom_checmate_close (&c);
@@ -42,7 +48,6 @@ int
 hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, int cgfd, uint64_t cgroup_id,
                     const char *mnt, entitle_error_t *err)
 {
-  cleanup_close int mountfd = -1;
   const struct entitle_set_s *set = plan->set;
   size_t i, k;
 
@@ -56,21 +61,15 @@ hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *
       for (k = 0; k < e->n_progs; k++)
         {
           const struct entitle_prog_s *p = &e->progs[k];
-          int ret;
+          int ret = 0;
 
-          if (p->point == ENTITLE_POINT_SECCOMP)
-            continue;
-          if (p->point == ENTITLE_POINT_CHECMATE && mountfd < 0
-              && (mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-            return entitle_make_sys_error (err, "open `%s`", mnt);
           if (p->point == ENTITLE_POINT_CHECMATE)
-            ret = attach_checmate (ctx, e, p, cgroup_id, mountfd, err);
-          else if (!(plan->custom & ATTACH_BIT (p->point)))
-            continue;
-          else
-            ret = entitle_bpf_custom_attach (e, p, cgfd, cgroup_id, err);
+            ret = attach_checmate (ctx, e, p, cgroup_id, mnt, err);
+          else if (p->point < ATTACH_COUNT && (plan->custom & ATTACH_BIT (p->point))
+                   && entitle_bpf_custom_attach (e, p, cgfd, cgroup_id, err) < 0)
+            ret = entitle_error_wrap (err, "entitlement `%s`", e->name);
           if (UNLIKELY (ret < 0))
-            return entitle_error_wrap (err, "entitlement `%s`", e->name);
+            return ret;
         }
     }
   return 0;

@@ -101,23 +101,55 @@ example_config() {
   expect_lines "connect 10.203.0.1 1: ECONNREFUSED" "connect 10.203.0.1 2: EPERM"
 }
 
-@test "explain: a custom entitlement's parts, its programs at the seed interfaces reported as not used here" {
+# seed_path FIELD: what explain says of an admin's program at the seed
+# interface whose `entitle probe` FIELD is given, on this host: used, or
+# left to the entitlement's other parts.
+seed_path() {
+  if [ "$("$ENTITLE" probe --json | jq -r ".$1")" = true ]; then
+    echo "enforced by the admin's"
+  else
+    echo "not used here: this kernel has no"
+  fi
+}
+
+@test "explain: each example's parts, and the path each of its programs takes on this host" {
   example_config checmate1
   run --separate-stderr "$ENTITLE" explain example.com.checmate1
   [ "$status" -eq 0 ]
   [[ "$output" == *"custom entitlement of $ENTITLE_CONFIG"* ]]
   [[ "$output" == *"connect4: program deny_port of "*"checmate1-connect4.bpf.o"* ]]
   [[ "$output" == *"cgroup BPF (connect4): enforced by cgroup BPF"* ]]
-  [[ "$output" == *"Checmate (checmate/socket_connect): not used here: this kernel has no Checmate"* ]]
+  [[ "$output" == *"Checmate (checmate/socket_connect): $(seed_path checmate)"* ]]
   run --separate-stderr "$ENTITLE" explain --json example.com.checmate1
   jq -e '.[0] | .custom == $c and (.digest | test("^[0-9a-f]{16}$")) and .data == [1]
     and ([.bpf[].attach] == ["connect4", "checmate/socket_connect"])
-    and ([.mechanisms[] | select(.mechanism == "Checmate") | .enforceable] == [false])' \
-    --arg c "$ENTITLE_CONFIG" <<<"$output"
+    and ([.mechanisms[] | select(.mechanism == "Checmate") | .enforceable] == [$here == "true"])' \
+    --arg c "$ENTITLE_CONFIG" --arg here "$("$ENTITLE" probe --json | jq -r .checmate)" <<<"$output"
   run --separate-stderr "$ENTITLE" explain
   [[ "$output" == *"example.com.checmate1"* ]]
   run --separate-stderr "$ENTITLE" explain example.com.checmat1
   [[ "$stderr" == *"did you mean \`example.com.checmate1\`"* ]]
+
+  example_config seccomp1
+  run --separate-stderr "$ENTITLE" explain example.com.seccomp1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"seccomp: enforced by seccomp (linux.seccomp, loaded by the runtime)"* ]]
+  [[ "$output" == *"eBPF seccomp (seccomp): $(seed_path seccomp_filter_extended)"* ]]
+}
+
+@test "refused: a row whose only program is at a seed interface this kernel lacks, naming the entitlement and the kernel feature" {
+  local lacked=0
+  if [ "$(seed_path seccomp_filter_extended)" != "enforced by the admin's" ]; then
+    bad_definition '{"entitlements": {"example.com.x": {"bpf": [{"object": "seccomp1.bpf.o", "program": "close_999", "attach": "seccomp"}]}}}' \
+      "entitlement \`example.com.x\`" "no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)"
+    lacked=$((lacked + 1))
+  fi
+  if [ "$(seed_path checmate)" != "enforced by the admin's" ]; then
+    bad_definition '{"entitlements": {"example.com.x": {"bpf": [{"object": "checmate1.bpf.o", "program": "deny_port", "attach": "checmate/socket_connect"}]}}}' \
+      "entitlement \`example.com.x\`" "no Checmate (PR_CHECMATE)"
+    lacked=$((lacked + 1))
+  fi
+  [ "$lacked" -gt 0 ] || skip "this kernel has both eBPF seccomp and Checmate"
 }
 
 @test "features: the custom entitlements with the digest of their definition" {

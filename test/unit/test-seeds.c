@@ -8,7 +8,10 @@
    mainline's own answers.  Needs root (bpf(2)).  */
 #include <config.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <linux/audit.h>
 #include <linux/bpf.h>
 #include <linux/seccomp.h>
@@ -39,6 +42,7 @@
 #include "custom-progs.h"
 #include "entitle-data.h"
 #include "fake-kernel.h"
+#include "file.h"
 #include "init.h"
 #include "layers.h"
 #include "lsm.h"
@@ -446,73 +450,206 @@ test_custom_seccomp_programs_fake_kernel (void **state)
   assert_int_equal (fake.n_loads, 2);
 }
 
+/* A copy at @dst of the object @src whose program in @section starts
+   with an opcode no kernel knows: a program that fails to load, as this
+   kernel's verifier (behind the fake kernel) tells.  */
+static void
+copy_broken (const char *src, const char *section, const char *dst)
+{
+  cleanup_free char *buf = NULL;
+  size_t len = 0, shstrndx;
+  Elf_Scn *scn = NULL;
+  Elf *elf;
+  FILE *f;
+  entitle_error_t err = NULL;
+
+  if (entitle_file_read (src, 1 << 20, &buf, &len, &err) < 0)
+    fail_msg ("%s", err->msg);
+  elf_version (EV_CURRENT);
+  elf = elf_memory (buf, len);
+  assert_non_null (elf);
+  assert_int_equal (elf_getshdrstrndx (elf, &shstrndx), 0);
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr sh;
+      if (gelf_getshdr (scn, &sh) != NULL && strcmp (elf_strptr (elf, shstrndx, sh.sh_name), section) == 0)
+        {
+          buf[sh.sh_offset] = (char)0xff; /* BPF_ALU64 | 0xf0 | BPF_X: no such operation */
+          break;
+        }
+    }
+  assert_non_null (scn);
+  elf_end (elf);
+  f = fopen (dst, "w");
+  assert_non_null (f);
+  assert_int_equal (fwrite (buf, 1, len, f), len);
+  assert_int_equal (fclose (f), 0);
+}
+
+/* An admin's program at `seccomp` that this kernel's verifier refuses:
+   one line naming the entitlement, the program and the reason.  */
+static void
+test_custom_seccomp_load_error_fake_kernel (void **state)
+{
+  char path[128];
+  const struct entitle_prog_s prog = { .object = path, .program = "close_999", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP };
+  struct entitle_entry_s e = { .name = "example.com.broken", .progs = &prog, .n_progs = 1, .custom = "t.json" };
+  entitle_error_t err = NULL;
+
+  (void)state;
+  snprintf (path, sizeof (path), "/tmp/entitle-test-seeds-%d.bpf.o", (int)getpid ());
+  copy_broken (ENTITLE_EXAMPLES "/seccomp1.bpf.o", "seccomp", path);
+  assert_true (entitle_bpf_custom_seccomp_load (&fake_kernel, &e, &prog, &err) < 0);
+  unlink (path);
+  assert_contains (err->msg, "entitlement `example.com.broken`: program `close_999` of `");
+  assert_contains (err->msg, "load the seccomp program: Invalid argument");
+  assert_null (strchr (err->msg, '\n'));
+  assert_int_equal (fake.n_calls, 0);
+  entitle_error_release (&err);
+}
+
+/* Open and enforce @p of @e for the cgroup @id as entitle-hook does at a
+   container's createRuntime (oci-hooks/custom.c).  */
+static void
+custom_checmate_create (const struct entitle_entry_s *e, const struct entitle_prog_s *p, const char *dir, uint64_t id,
+                        int mountfd)
+{
+  struct entitle_custom_checmate_s c;
+  entitle_error_t err = NULL;
+
+  if (entitle_custom_checmate_open (&fake_kernel, e, p, dir, &c, &err) < 0
+      || entitle_custom_checmate_enforce (&fake_kernel, e, p, &c, id, false, mountfd, &err) < 0)
+    fail_msg ("%s", err->msg);
+  entitle_custom_checmate_close (&c);
+}
+
+/* The entitle_data entry of the cgroup @id in the map pinned at @pin:
+   the row's one word, or -1 when there is none.  */
+static long long
+custom_checmate_word (const char *pin, uint64_t id)
+{
+  cleanup_close int map = bpf_obj_get (pin);
+  struct entitle_data d;
+  __u64 key = id;
+
+  assert_true (map >= 0);
+  if (bpf_map_lookup_elem (map, &key, &d) < 0)
+    return -1;
+  assert_int_equal (d.cgroup_id, id);
+  assert_int_equal (d.flags, ENTITLE_DATA_SET);
+  assert_int_equal (d.n, 1);
+  return (long long)d.words[0];
+}
+
 /* An admin's program at checmate/socket_connect (examples/checmate1.json):
    loaded once per host through the fake kernel (for real, as a kprobe
    program, so this kernel's verifier judges it, with its entitle_data map
    made and named in its instructions), pinned, installed once for two
-   containers, and each container's data written by its cgroup id; the
-   entries of gone cgroups are dropped at the next create.  */
+   containers (two real cgroups), and each container's data written by its
+   cgroup id; a gone container's entry is dropped at poststop, or at the
+   next create where no poststop runs.  */
 static void
 test_custom_checmate_program_fake_kernel (void **state)
 {
-  static const struct entitle_prog_s progs[] = {
-    { .object = ENTITLE_EXAMPLES "/checmate1.bpf.o", .program = "deny_port", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE },
-    { .object = ENTITLE_EXAMPLES "/checmate1.bpf.o", .program = "nope", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE },
-  };
+  static const struct entitle_prog_s prog
+      = { .object = ENTITLE_EXAMPLES "/checmate1.bpf.o", .program = "deny_port", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE };
   static const uint64_t data[] = { 1 };
-  struct entitle_entry_s e = { .name = "example.com.checmate1", .progs = progs, .n_progs = 1, .data = data, .n_data = 1, .custom = "t.json" };
-  struct entitle_custom_checmate_s a, b;
-  struct entitle_data d;
+  static const struct entitle_entry_s e = { .name = "example.com.checmate1", .progs = &prog, .n_progs = 1, .data = data, .n_data = 1, .custom = "t.json" };
   entitle_error_t err = NULL;
-  char dir[64], mnt[256], path[128];
-  __u64 root, gone = UINT64_C (1) << 60;
-  int mountfd;
+  char dir[64], mnt[256], a[512], b[512], pin[512] = "", cmd[128];
+  cleanup_dir DIR *d = NULL;
+  struct dirent *de;
+  uint64_t ida, idb, root;
+  int mountfd, hook;
 
   (void)state;
-  snprintf (dir, sizeof (dir), "/sys/fs/bpf/entitle-test-custom-%d", (int)getpid ());
   if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) < 0)
     {
       entitle_error_release (&err);
       skip ();
     }
+  snprintf (dir, sizeof (dir), "/sys/fs/bpf/entitle-test-custom-%d", (int)getpid ());
+  snprintf (a, sizeof (a), "%s/entitle-test-custom-a-%d", mnt, (int)getpid ());
+  snprintf (b, sizeof (b), "%s/entitle-test-custom-b-%d", mnt, (int)getpid ());
+  ida = mkcgroup (a);
+  idb = mkcgroup (b);
   mountfd = open (mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   assert_true (mountfd >= 0);
   root = entitle_cgroup_id (mountfd);
-  if (entitle_custom_checmate_open (&fake_kernel, &progs[0], dir, &a, &err) < 0)
-    fail_msg ("open: %s", err->msg);
+
+  custom_checmate_create (&e, &prog, dir, ida, mountfd);
   assert_int_equal (fake.n_loads, 1);
   assert_int_equal (fake.loads[0].type, ENTITLE_BPF_PROG_TYPE_CHECMATE);
   assert_int_equal (fake.loads[0].kern_version, entitle_seed_kernel_version ());
-  assert_true (a.data >= 0);
-  assert_int_equal (entitle_custom_checmate_enforce (&fake_kernel, &e, &progs[0], &a, root, false, mountfd, &err), 0);
-  /* A gone cgroup's entry, as a deleted container leaves it.  */
-  memset (&d, 0, sizeof (d));
-  assert_int_equal (bpf_map_update_elem (a.data, &gone, &d, BPF_ANY), 0);
-  /* The next container's hook finds the pins: nothing loaded again.  */
-  if (entitle_custom_checmate_open (&fake_kernel, &progs[0], dir, &b, &err) < 0)
-    fail_msg ("open again: %s", err->msg);
+  /* The second container's hook finds the pins: nothing loaded again,
+     and the kernel tells the program installed already.  */
+  custom_checmate_create (&e, &prog, dir, idb, mountfd);
   assert_int_equal (fake.n_loads, 1);
-  assert_int_equal (entitle_custom_checmate_enforce (&fake_kernel, &e, &progs[0], &b, root, false, mountfd, &err), 0);
   assert_int_equal (fake.n_calls, 2);
-  assert_call (0, CHECMATE_INSTALL_HOOK, "socket_connect", a.prog, 0);
-  assert_call (1, CHECMATE_INSTALL_HOOK, "socket_connect", b.prog, EEXIST);
-  assert_int_equal (fake.n_installed[entitle_checmate_hook_find ("socket_connect")], 1);
-  assert_int_equal (bpf_map_lookup_elem (b.data, &root, &d), 0);
-  assert_int_equal (d.cgroup_id, root);
-  assert_int_equal (d.flags, ENTITLE_DATA_SET);
-  assert_int_equal (d.n, 1);
-  assert_int_equal (d.words[0], 1);
-  assert_true (bpf_map_lookup_elem (b.data, &gone, &d) < 0);
-  /* A program the object lacks: one line naming it.  */
-  assert_true (entitle_custom_checmate_open (&fake_kernel, &progs[1], dir, &b, &err) < 0);
+  assert_call (0, CHECMATE_INSTALL_HOOK, "socket_connect", -1, 0);
+  assert_call (1, CHECMATE_INSTALL_HOOK, "socket_connect", -1, EEXIST);
+  hook = entitle_checmate_hook_find ("socket_connect");
+  assert_int_equal (fake.n_installed[hook], 1);
+  assert_int_equal (fake.installed[hook][0], fake_prog_id (fake.loads[0].fd));
+  d = opendir (dir);
+  assert_non_null (d);
+  while ((de = readdir (d)) != NULL)
+    if (strstr (de->d_name, "-data") != NULL)
+      snprintf (pin, sizeof (pin), "%s/%s", dir, de->d_name);
+  assert_int_equal (custom_checmate_word (pin, ida), 1);
+  assert_int_equal (custom_checmate_word (pin, idb), 1);
+
+  /* b is deleted: its poststop drops its entry, a's stays.  */
+  rmdir (b);
+  entitle_custom_checmate_sweep (dir, mountfd);
+  assert_int_equal (custom_checmate_word (pin, ida), 1);
+  assert_int_equal (custom_checmate_word (pin, idb), -1);
+  /* a is deleted where no poststop runs (runc's cgroup): the next
+     container's create drops it.  */
+  rmdir (a);
+  custom_checmate_create (&e, &prog, dir, root, mountfd);
+  assert_int_equal (custom_checmate_word (pin, ida), -1);
+  assert_int_equal (custom_checmate_word (pin, root), 1);
+  close (mountfd);
+  snprintf (cmd, sizeof (cmd), "rm -rf %s", dir);
+  assert_int_equal (system (cmd), 0);
+}
+
+/* An admin's program at a Checmate hook that fails: one the object lacks,
+   one this kernel's verifier refuses; each one line naming the
+   entitlement, nothing installed.  */
+static void
+test_custom_checmate_load_errors_fake_kernel (void **state)
+{
+  char path[128], dir[64], cmd[128];
+  const struct entitle_prog_s progs[] = {
+    { .object = ENTITLE_EXAMPLES "/checmate1.bpf.o", .program = "nope", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE },
+    { .object = path, .program = "deny_port", .attach = "checmate/socket_connect", .point = ENTITLE_POINT_CHECMATE },
+  };
+  struct entitle_entry_s e = { .name = "example.com.broken", .progs = progs, .n_progs = 2, .custom = "t.json" };
+  struct entitle_custom_checmate_s c;
+  entitle_error_t err = NULL;
+
+  (void)state;
+  snprintf (dir, sizeof (dir), "/sys/fs/bpf/entitle-test-custom-%d", (int)getpid ());
+  snprintf (path, sizeof (path), "/tmp/entitle-test-seeds-%d.bpf.o", (int)getpid ());
+  assert_true (entitle_custom_checmate_open (&fake_kernel, &e, &progs[0], dir, &c, &err) < 0);
+  assert_contains (err->msg, "entitlement `example.com.broken`: program `nope` at checmate/socket_connect: ");
   assert_contains (err->msg, "has no program `nope`");
   assert_null (strchr (err->msg, '\n'));
   entitle_error_release (&err);
-  entitle_custom_checmate_close (&a);
-  entitle_custom_checmate_close (&b);
-  close (mountfd);
-  snprintf (path, sizeof (path), "rm -rf %s", dir);
-  assert_int_equal (system (path), 0);
+
+  copy_broken (ENTITLE_EXAMPLES "/checmate1.bpf.o", "checmate/socket_connect", path);
+  assert_true (entitle_custom_checmate_open (&fake_kernel, &e, &progs[1], dir, &c, &err) < 0);
+  unlink (path);
+  assert_contains (err->msg, "entitlement `example.com.broken`: program `deny_port` at checmate/socket_connect: ");
+  assert_contains (err->msg, "load the checmate/socket_connect program: Invalid argument");
+  assert_null (strchr (err->msg, '\n'));
+  entitle_error_release (&err);
+  assert_int_equal (c.prog, -1);
+  assert_int_equal (fake.n_calls, 0);
+  snprintf (cmd, sizeof (cmd), "rm -rf %s", dir);
+  assert_int_equal (system (cmd), 0);
 }
 
 static char outside[256];
@@ -906,7 +1043,9 @@ main (void)
     cmocka_unit_test (test_lsm_loader_error_path),
     cmocka_unit_test_setup (test_seed_attach_points_fake_kernel, setup),
     cmocka_unit_test_setup (test_custom_seccomp_programs_fake_kernel, setup),
+    cmocka_unit_test_setup (test_custom_seccomp_load_error_fake_kernel, setup),
     cmocka_unit_test_setup (test_custom_checmate_program_fake_kernel, setup),
+    cmocka_unit_test_setup (test_custom_checmate_load_errors_fake_kernel, setup),
     cmocka_unit_test (test_inspect_classic_filters),
     cmocka_unit_test (test_inspect_no_filter_and_no_process),
     cmocka_unit_test_setup (test_inspect_ebpf_filter_fake_kernel, setup),

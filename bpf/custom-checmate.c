@@ -173,7 +173,23 @@ pin_name (char *buf, size_t len, const char *dir, unsigned long long h, const ch
   snprintf (buf, len, "%s/custom-%016llx%s", dir, h, what);
 }
 
-/* The pins of an earlier load of the same program, if both are there.  */
+/* The map the loaded program @prog names (its entitle_data), or -1 when
+   it names none: taken from the program itself, so that entitle writes
+   the very map the installed program reads.  */
+static int
+map_of (int prog)
+{
+  struct bpf_prog_info info = { 0 };
+  __u32 len = sizeof (info), id = 0;
+
+  info.nr_map_ids = 1;
+  info.map_ids = (__u64)(unsigned long)&id;
+  if (bpf_obj_get_info_by_fd (prog, &info, &len) < 0 || info.nr_map_ids == 0)
+    return -1;
+  return bpf_map_get_fd_by_id (id);
+}
+
+/* The program pinned by an earlier load of the same one, and its map.  */
 static bool
 get_pins (const char *dir, unsigned long long h, bool data, struct entitle_custom_checmate_s *c)
 {
@@ -181,8 +197,7 @@ get_pins (const char *dir, unsigned long long h, bool data, struct entitle_custo
 
   pin_name (path, sizeof (path), dir, h, "");
   c->prog = bpf_obj_get (path);
-  pin_name (path, sizeof (path), dir, h, "-data");
-  c->data = data ? bpf_obj_get (path) : -1;
+  c->data = c->prog >= 0 && data ? map_of (c->prog) : -1;
   if (c->prog >= 0 && (c->data >= 0 || !data))
     return true;
   entitle_custom_checmate_close (c);
@@ -208,18 +223,19 @@ load_and_pin (const struct entitle_kernel_s *k, const struct elf_prog_s *ep, con
   c->prog = entitle_seed_load (k, &sp, ENTITLE_BPF_PROG_TYPE_CHECMATE, entitle_seed_kernel_version (), maps, err);
   if (UNLIKELY (c->prog < 0))
     return c->prog;
-  /* The map first: a program found pinned has its map pinned too.  Two
-     hooks at once: the second finds the first's (EEXIST) and uses it.  */
+  /* The program first, then the map it reads: two hooks at once, the
+     second finds the first's program (EEXIST) and takes its map.  The
+     map's pin is for poststop's sweep (entitle_custom_checmate_sweep).  */
   mkdir (dir, 0700);
-  pin_name (path, sizeof (path), dir, h, "-data");
-  if (c->data >= 0 && bpf_obj_pin (c->data, path) < 0 && errno != EEXIST)
-    return entitle_make_sys_error (err, "pin `%s`", path);
   pin_name (path, sizeof (path), dir, h, "");
   if (bpf_obj_pin (c->prog, path) < 0 && errno != EEXIST)
     return entitle_make_sys_error (err, "pin `%s`", path);
   entitle_custom_checmate_close (c);
   if (!get_pins (dir, h, ep->n_relocs > 0, c))
-    return entitle_make_sys_error (err, "open the pins `%s`", path);
+    return entitle_make_sys_error (err, "open the pin `%s`", path);
+  pin_name (path, sizeof (path), dir, h, "-data");
+  if (c->data >= 0 && bpf_obj_pin (c->data, path) < 0 && errno != EEXIST)
+    return entitle_make_sys_error (err, "pin `%s`", path);
   return 0;
 }
 

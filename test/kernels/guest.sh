@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# guest.sh: what a kernel row runs inside its QEMU guest (test/kernels/init
+# hands over to it, as PID 1, in the host's root under a tmpfs overlay).
+# /run/kernels is the row's results directory on the host; its job.env
+# names the row, the build tree and the tests.  It sets the machine up as
+# a cgroup2-only host would be, then writes into /run/kernels:
+#   probe.json, probe.txt  `entitle probe` of this kernel
+#   unit.tap               the unit tests (test/kernels/README: which)
+#   NAME.tap               each integration test file, filtered (tests)
+#   status                 "done" once everything ran
+# and powers the machine off.  A line starting "entitle-kernels: " on the
+# console is progress, which run.sh shows.
+R=/run/kernels
+. "$R/job.env"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TMPDIR=/tmp LANG=C.UTF-8
+
+say() {
+	echo "entitle-kernels: $ROW: $*" >/dev/console
+}
+
+setup_machine() {
+	mount -t proc proc /proc
+	mount -t sysfs sys /sys
+	mount -t devtmpfs dev /dev
+	mkdir -p /dev/pts /dev/shm /dev/mqueue
+	mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts
+	ln -sf pts/ptmx /dev/ptmx
+	mount -t tmpfs shm /dev/shm
+	mount -t mqueue mqueue /dev/mqueue
+	ln -sf /proc/self/fd /dev/fd
+	ln -sf /proc/self/fd/0 /dev/stdin
+	ln -sf /proc/self/fd/1 /dev/stdout
+	ln -sf /proc/self/fd/2 /dev/stderr
+	# cgroup2 alone, as systemd mounts it on a unified host.
+	mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup
+	echo "+cpu +memory +pids +io" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	mount -t bpf bpf /sys/fs/bpf
+	mount -t securityfs securityfs /sys/kernel/security
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	# The host's state, hidden: the guest starts with none of it.
+	for d in /var/lib/containerd /var/lib/containers /var/lib/docker /var/lib/entitle /etc/entitle /root; do
+		[ -d "$d" ] && mount -t tmpfs -o mode=0700 state "$d"
+	done
+	mkdir -p /run/netns /run/lock
+	hostname "entitle-$ROW"
+	ip link set lo up
+}
+
+# run_tap NAME COMMAND...: COMMAND's TAP output into NAME.tap, a line of
+# progress when it is done.
+run_tap() {
+	name=$1
+	shift
+	start=$(date +%s)
+	"$@" >"$R/$name.tap" 2>"$R/$name.err"
+	n_ok=$(grep -c '^ok ' "$R/$name.tap")
+	n_not=$(grep -c '^not ok ' "$R/$name.tap")
+	say "$name: $n_ok ok, $n_not not ok ($(($(date +%s) - start)) s, guest clock)"
+}
+
+setup_machine
+say "up: $(uname -r), lsm $(cat /sys/kernel/security/lsm)"
+cd "$BUILDDIR" || exit 1
+export ENTITLE="$BUILDDIR/shim/entitle" ENTITLE_HOOK="$BUILDDIR/oci-hooks/entitle-hook" \
+	ENTITLE_PROBE="$BUILDDIR/test/integration/helper/entitle-probe" ENTITLE_SRCDIR="$SRCDIR" \
+	ENTITLE_BUILDDIR="$BUILDDIR" ENTITLE_BPF_PINS="$BPF_PINS" CMOCKA_MESSAGE_OUTPUT=TAP \
+	BATS_TEST_TIMEOUT=600 ENTITLE_KERNEL_ROW="$ROW"
+"$ENTITLE" probe --json >"$R/probe.json" 2>"$R/probe.err"
+"$ENTITLE" probe >"$R/probe.txt" 2>>"$R/probe.err"
+for t in $UNIT_TESTS; do
+	run_tap "unit-$(basename "$t")" "$BUILDDIR/$t"
+done
+n=0
+grep -v -e '^#' -e '^$' "$TESTS" | while read -r file filter; do
+	n=$((n + 1))
+	name=$(printf 'int-%02d-%s' "$n" "${file%.bats}")
+	if [ -n "$filter" ]; then
+		run_tap "$name" bats --tap -f "$filter" "$SRCDIR/test/integration/$file"
+	else
+		run_tap "$name" bats --tap "$SRCDIR/test/integration/$file"
+	fi
+done
+echo done >"$R/status"
+sync
+busybox poweroff -f

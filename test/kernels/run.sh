@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run.sh [ROW...]: `make check-kernels` (test/kernels/README.md).  Boots
+# each kernel row of test/kernels/rows under qemu-system-x86_64 (TCG: no
+# KVM is assumed) with this host's root shared read-only, runs
+# test/kernels/guest.sh there, and prints one "N passed, N failed, N
+# skipped" line per row and one for all.  A row whose guest did not finish
+# (no kernel, no boot, a hang past its timeout) counts as one failure.
+#
+# Environment (make check-kernels sets the first three):
+#   ENTITLE_SRCDIR, ENTITLE_BUILDDIR   the trees (absolute)
+#   ENTITLE_BPF_PINS                   where the build pins its objects
+#   KERNELS_CACHE    downloaded kernels (default BUILDDIR/test/kernels/cache)
+#   KERNELS_TIMEOUT  seconds a row may take, boot to power-off (default 1200)
+#   KERNELS_JOBS     rows booted at once (default 1)
+#   KERNELS_TESTS    the integration tests to run (default test/kernels/tests)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=${ENTITLE_SRCDIR:?}
+build=${ENTITLE_BUILDDIR:?}
+cache=${KERNELS_CACHE:-$build/test/kernels/cache}
+out=$build/test/kernels/results
+timeout_s=${KERNELS_TIMEOUT:-1200}
+jobs=${KERNELS_JOBS:-1}
+tests=${KERNELS_TESTS:-$here/tests}
+unit="test/unit/test-probe-json test/unit/test-probe-fake test/unit/test-catalogue test/unit/test-compile
+test/unit/test-seccomp test/unit/test-landlock test/unit/test-seeds test/unit/test-denial"
+
+say() {
+	echo "entitle-kernels: $*"
+}
+
+for tool in qemu-system-x86_64 apt-get dpkg-deb depmod modprobe cpio gzip busybox; do
+	command -v "$tool" >/dev/null || {
+		say "needs $tool (apt-get install qemu-system-x86 kmod cpio busybox-static)"
+		exit 1
+	}
+done
+
+# rows_wanted: the rows file's lines, those named on the command line only.
+rows_wanted() {
+	grep -v -e '^#' -e '^ *$' "$here/rows" | while read -r name meta append; do
+		if [ $# -eq 0 ]; then
+			echo "$name $meta $append"
+		else
+			for w in "$@"; do
+				[ "$w" = "$name" ] && echo "$name $meta $append"
+			done
+		fi
+	done
+}
+
+# boot_row NAME META APPEND: one guest, its results in $out/NAME.
+boot_row() {
+	name=$1 meta=$2 append=$3
+	dir=$out/$name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	kdir=$(sh "$here/fetch.sh" "$meta" "$cache" 2>"$dir/fetch.err") || {
+		say "$name: $(cat "$dir/fetch.err")"
+		return
+	}
+	[ -f "$kdir/initramfs.gz" ] || sh "$here/initramfs.sh" "$kdir" "$kdir/initramfs.gz" || {
+		say "$name: the initramfs could not be built"
+		return
+	}
+	cat >"$dir/job.env" <<JOB
+ROW='$name'
+GUEST_SCRIPT='$here/guest.sh'
+SRCDIR='$src'
+BUILDDIR='$build'
+BPF_PINS='${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}'
+TESTS='$tests'
+UNIT_TESTS='$(echo $unit)'
+JOB
+	[ "$append" = - ] && append=
+	smp=2
+	[ "$jobs" -gt 1 ] && smp=1
+	start=$(date +%s)
+	say "$name: booting $(cat "$kdir/release") ${append:+($append)}"
+	timeout -k 10 "$timeout_s" qemu-system-x86_64 -nographic -no-reboot -m 3G -smp "$smp" \
+		-accel tcg,thread=multi -cpu max -kernel "$kdir/vmlinuz" -initrd "$kdir/initramfs.gz" \
+		-append "console=ttyS0 panic=-1 quiet cgroup_no_v1=all $append" \
+		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$dir,mount_tag=results,security_model=none" -nic none \
+		</dev/null 2>&1 | tee "$dir/console.log" | grep --line-buffered '^entitle-kernels: '
+	echo "$(($(date +%s) - start))" >"$dir/seconds"
+}
+
+# count ROW: "PASS FAIL SKIP" of the row's TAP files; a row that did not
+# finish is one failure more.
+count() {
+	dir=$out/$1
+	p=0 f=0 s=0
+	for t in "$dir"/*.tap; do
+		[ -f "$t" ] || continue
+		s=$((s + $(grep -c -i '^ok .* # skip' "$t")))
+		p=$((p + $(grep '^ok ' "$t" | grep -c -v -i ' # skip')))
+		f=$((f + $(grep -c '^not ok ' "$t")))
+	done
+	[ "$(cat "$dir/status" 2>/dev/null)" = done ] || f=$((f + 1))
+	echo "$p $f $s"
+}
+
+mkdir -p "$out"
+rows=$(rows_wanted "$@")
+[ -n "$rows" ] || {
+	say "no such row: $*"
+	exit 1
+}
+# Rows in batches of $jobs: two guests boot as fast as one, but their
+# containers share the two cores.
+n=0
+while read -r name meta append; do
+	boot_row "$name" "$meta" "$append" &
+	n=$((n + 1))
+	[ $((n % jobs)) -ne 0 ] || wait
+done <<ROWS
+$rows
+ROWS
+wait
+tp=0 tf=0 ts=0
+while read -r name meta append; do
+	set -- $(count "$name")
+	tp=$((tp + $1)) tf=$((tf + $2)) ts=$((ts + $3))
+	note=
+	[ "$(cat "$out/$name/status" 2>/dev/null)" = done ] || note=" (the guest did not finish: $out/$name/console.log)"
+	echo "$name: $1 passed, $2 failed, $3 skipped in $(cat "$out/$name/seconds" 2>/dev/null || echo '?') s$note"
+done <<ROWS
+$rows
+ROWS
+echo "all rows: $tp passed, $tf failed, $ts skipped"
+[ "$tf" -eq 0 ]

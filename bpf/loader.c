@@ -16,9 +16,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "entitle-hash.h"
+#include "cgroup.h"
 #include "entitle.skel.h"
 #include "loader.h"
 #include "lsm.h"
+#include "probe-run.h"
 #include "utils.h"
 
 #define POLICY_MAP  "entitle_policy"
@@ -78,15 +80,23 @@ get_pins (struct entitle_bpf_s *b)
   return 0;
 }
 
-/* The BPF LSM programs, on the same storage, where the kernel runs them:
-   pinned beside the others, or, where it refuses them (as the probe
-   reports), not at all, and the hook attaches none.  */
+/* The BPF LSM programs, on the same storage, where the kernel runs them
+   (an lsm_cgroup program was seen to run, as the probe reports): pinned
+   beside the others, or not at all, and the hook attaches none.  A
+   kernel that loads them without running them (the bpf LSM built but not
+   in lsm=) gets none: they would promise what nothing enforces.  */
 static void
 load_lsm (int policy_fd)
 {
   struct entitle_lsm_s l;
   entitle_error_t err = NULL;
+  char mnt[256], why[128];
 
+  if (entitle_cgroup2_mount (mnt, sizeof (mnt), &err) < 0 || !entitle_probe_lsm_cgroup (mnt, why, sizeof (why)))
+    {
+      entitle_error_release (&err);
+      return;
+    }
   if (entitle_lsm_load (policy_fd, &l, &err) == 0 && entitle_lsm_pin (&l, ENTITLE_BPF_DIR, &err) < 0)
     for (size_t i = 0; i < ENTITLE_LSM_PROGS; i++)
       {

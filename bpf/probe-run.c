@@ -7,8 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -117,16 +121,72 @@ probe_bpf_lsm (struct entitle_probe_s *p)
   probe_bpf__destroy (skel);
 }
 
+/* The child of entitle_probe_lsm_cgroup: into the cgroup, then a bind
+   (of an abstract unix socket: no file, no port, no network needed).  */
 static void
-probe_lsm_cgroup (struct entitle_probe_s *p)
+bind_in (const char *dir)
 {
-  struct probe_bpf *skel = probe_bpf__open ();
+  struct sockaddr_un sun = { .sun_family = AF_UNIX };
+  entitle_error_t err = NULL;
+  int fd;
 
-  if (skel == NULL)
-    return;
+  if (entitle_cgroup_move (dir, getpid (), &err) < 0)
+    _exit (2);
+  snprintf (sun.sun_path + 1, sizeof (sun.sun_path) - 1, "entitle-probe-%d", (int)getpid ());
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  _exit (fd >= 0 && bind (fd, (struct sockaddr *)&sun, sizeof (sun)) == 0 ? 0 : 3);
+}
+
+/* Attach @skel's lsm_cgroup program to a cgroup made for the purpose and
+   have a child bind there; the reason into @why where it did not run.  */
+static bool
+lsm_cgroup_ran (struct probe_bpf *skel, const char *cgroup2, char *why, size_t len)
+{
+  char dir[PATH_MAX];
+  cleanup_close int cg = -1;
+  int status = -1;
+  pid_t pid;
+
+  snprintf (dir, sizeof (dir), "%s/entitle-probe-lsm-%d", cgroup2, (int)getpid ());
+  if (mkdir (dir, 0700) < 0 || (cg = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    snprintf (why, len, "make a cgroup: %s", strerror (errno));
+  else if (bpf_prog_attach (bpf_program__fd (skel->progs.probe_socket_bind), cg, BPF_LSM_CGROUP, BPF_F_ALLOW_MULTI)
+           < 0)
+    snprintf (why, len, "attach: %s", strerror (errno));
+  else if ((pid = fork ()) == 0)
+    bind_in (dir);
+  else if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    snprintf (why, len, "the trial bind in the cgroup failed");
+  else if (skel->bss->probe_cgroup_hits == 0)
+    snprintf (why, len, "attached but never ran");
+  rmdir (dir);
+  return why[0] == '\0';
+}
+
+bool
+entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len)
+{
+  struct probe_bpf *skel;
+  int ret;
+
+  why[0] = '\0';
+  if (cgroup2 == NULL || cgroup2[0] == '\0')
+    {
+      snprintf (why, len, "no cgroup v2 mount");
+      return false;
+    }
+  if ((skel = probe_bpf__open ()) == NULL)
+    {
+      snprintf (why, len, "open: %s", strerror (errno));
+      return false;
+    }
   bpf_program__set_autoload (skel->progs.probe_file_open, false);
-  p->lsm_cgroup = probe_bpf__load (skel) == 0;
+  if ((ret = probe_bpf__load (skel)) < 0)
+    snprintf (why, len, "load: %s", strerror (-ret));
+  else
+    lsm_cgroup_ran (skel, cgroup2, why, len);
   probe_bpf__destroy (skel);
+  return why[0] == '\0';
 }
 
 static void
@@ -197,11 +257,11 @@ entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
   libbpf_set_print (entitle_libbpf_silent);
   probe_lsm_list (p);
   probe_bpf_lsm (p);
-  probe_lsm_cgroup (p);
   probe_lockdown (p);
   if (entitle_cgroup2_mount (p->cgroup2, sizeof (p->cgroup2), &ignored) < 0)
     p->cgroup2[0] = '\0';
   entitle_error_release (&ignored);
+  p->lsm_cgroup = entitle_probe_lsm_cgroup (p->cgroup2, p->lsm_cgroup_error, sizeof (p->lsm_cgroup_error));
   probe_cgroup_bpf (p);
   p->landlock_abi = entitle_probe_landlock_abi ();
   /* What is_selinux_enabled() looks at, without linking libselinux into

@@ -18,6 +18,17 @@
     expects is no warning.  */
 int entitle_libbpf_silent (enum libbpf_print_level level, const char *fmt, va_list ap);
 
+/**
+ * Whether a BPF_LSM_CGROUP program runs on this host: loaded, attached to
+ * a cgroup made below @cgroup2 (a cgroup v2 mount) and seen to run for a
+ * child that binds a socket there; the reason into @why where it did not.
+ * Every path that relies on lsm_cgroup programs asks this (the probe's
+ * `lsm_cgroup`, the loader before it pins them): a kernel that builds the
+ * bpf LSM but does not list it loads and attaches them, and never runs
+ * them.
+ */
+bool entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len);
+
 /** Probe this host (links libbpf).  */
 int entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err);
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Trial programs for `entitle probe`: a BPF LSM program counts the probe's
-   own file opens (loaded, attached and triggered: listing "bpf" among the
-   LSMs is not proof it runs), and an lsm_cgroup program is only loaded.  */
+   own file opens, and an lsm_cgroup program the binds of a child in the
+   cgroup it is attached to.  Each is loaded, attached and triggered: a
+   kernel that builds the bpf LSM but does not list it (lsm= without bpf)
+   loads and attaches both, and runs neither.  */
 
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -10,6 +12,7 @@ char LICENSE[] SEC ("license") = "GPL";
 
 __u32 probe_pid = 0;
 __u32 probe_hits = 0;
+__u32 probe_cgroup_hits = 0;
 
 SEC ("lsm/file_open")
 int
@@ -26,5 +29,6 @@ int
 probe_socket_bind (unsigned long long *ctx)
 {
   (void)ctx;
+  __sync_fetch_and_add (&probe_cgroup_hits, 1);
   return 1;
 }

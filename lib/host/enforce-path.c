@@ -45,9 +45,13 @@ layers (const struct entitle_entry_s *e, const struct entitle_probe_s *p, struct
       q = add (out, n, ENTITLE_PATH_BPF_LSM, true, p->lsm_cgroup);
       entitle_layer_names (entitle_lsm_progs, ENTITLE_LSM_PROGS, e->policy, q->detail, sizeof (q->detail));
 #ifdef ENTITLE_HAVE_BPF_LSM
-      snprintf (q->reason, sizeof (q->reason), "%s%s%s",
-                q->taken ? "lsm_cgroup programs on the container's cgroup" : "this kernel refuses BPF LSM programs",
-                q->taken || !p->bpf_lsm_error[0] ? "" : ": ", q->taken ? "" : p->bpf_lsm_error);
+      if (q->taken)
+        snprintf (q->reason, sizeof (q->reason), "lsm_cgroup programs on the container's cgroup");
+      else if (!p->bpf_lsm)
+        snprintf (q->reason, sizeof (q->reason), "this kernel does not run BPF LSM programs: %s", p->bpf_lsm_error);
+      else
+        snprintf (q->reason, sizeof (q->reason), "this kernel does not run lsm_cgroup programs: %s",
+                  p->lsm_cgroup_error);
 #else
       q->taken = false;
       snprintf (q->reason, sizeof (q->reason), "this build has no BPF LSM programs (no kernel BTF to build them with)");

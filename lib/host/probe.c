@@ -29,7 +29,9 @@
        "works": false,                     a program loaded, attached, ran
        "error": "..."                      why not ("" when it works; < 128 bytes)
      },
-     "lsm_cgroup": false,                  BPF_LSM_CGROUP programs load
+     "lsm_cgroup": false,                  a BPF_LSM_CGROUP program, attached to
+                                           a cgroup, ran for a task in it
+     "lsm_cgroup_error": "...",            why not ("" when it does; < 128 bytes)
      "lockdown": "none",                   none, integrity, confidentiality or ""
      "cgroup_bpf": ["sock_create", ...],   cgroup attach points that load and
                                            attach, by their names in
@@ -97,6 +99,7 @@ entitle_probe_to_json (const struct entitle_probe_s *p)
   json_set (lsm, "error", json_new_string (p->bpf_lsm_error));
   json_set (doc, "bpf_lsm", lsm);
   json_set (doc, "lsm_cgroup", json_new_bool (p->lsm_cgroup));
+  json_set (doc, "lsm_cgroup_error", json_new_string (p->lsm_cgroup_error));
   json_set (doc, "lockdown", json_new_string (p->lockdown));
   json_set (doc, "cgroup_bpf", attach_to_json (p->cgroup_bpf));
   json_set (doc, "cgroup2", json_new_string (p->cgroup2));
@@ -254,6 +257,8 @@ entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entitle_e
     ret = get_bpf_lsm (doc, &q, err);
   if (ret == 0)
     ret = get_bool (doc, "lsm_cgroup", &q.lsm_cgroup, err);
+  if (ret == 0)
+    ret = get_string (doc, "lsm_cgroup_error", q.lsm_cgroup_error, sizeof (q.lsm_cgroup_error), err);
   if (ret == 0)
     ret = get_string (doc, "lockdown", q.lockdown, sizeof (q.lockdown), err);
   if (ret == 0)

@@ -14,23 +14,24 @@
 
 /* Bumped whenever the probe asks the kernel something new (an attach
    point added), so that a cache of an older build is probed again.  */
-#define ENTITLE_PROBE_FORMAT 2
+#define ENTITLE_PROBE_FORMAT 3
 
 struct entitle_probe_s
 {
-  char kernel[65];         /**< uname -r */
-  bool seccomp;            /**< seccomp filters available */
-  unsigned seccomp_flags;  /**< SECCOMP_FILTER_FLAG_* the kernel accepts */
-  bool seccomp_extended;   /**< SECCOMP_MODE_FILTER_EXTENDED (eBPF seccomp patch set) */
-  bool checmate;           /**< PR_CHECMATE (Checmate patch set) */
-  bool bpf_lsm_listed;     /**< "bpf" in /sys/kernel/security/lsm */
-  bool bpf_lsm;            /**< an LSM program loaded, attached and ran */
-  char bpf_lsm_error[128]; /**< why not, when it did not */
-  bool lsm_cgroup;         /**< BPF_LSM_CGROUP programs load */
-  char lockdown[16];       /**< none, integrity, confidentiality or "" */
-  unsigned cgroup_bpf;     /**< attach points that load and attach (ATTACH_BIT mask) */
-  char cgroup2[256];       /**< a cgroup v2 mount, or "" */
-  int landlock_abi;        /**< 0 when absent */
+  char kernel[65];            /**< uname -r */
+  bool seccomp;               /**< seccomp filters available */
+  unsigned seccomp_flags;     /**< SECCOMP_FILTER_FLAG_* the kernel accepts */
+  bool seccomp_extended;      /**< SECCOMP_MODE_FILTER_EXTENDED (eBPF seccomp patch set) */
+  bool checmate;              /**< PR_CHECMATE (Checmate patch set) */
+  bool bpf_lsm_listed;        /**< "bpf" in /sys/kernel/security/lsm */
+  bool bpf_lsm;               /**< an LSM program loaded, attached and ran */
+  char bpf_lsm_error[128];    /**< why not, when it did not */
+  bool lsm_cgroup;            /**< a BPF_LSM_CGROUP program attached to a cgroup ran */
+  char lsm_cgroup_error[128]; /**< why not, when it did not */
+  char lockdown[16];          /**< none, integrity, confidentiality or "" */
+  unsigned cgroup_bpf;        /**< attach points that load and attach (ATTACH_BIT mask) */
+  char cgroup2[256];          /**< a cgroup v2 mount, or "" */
+  int landlock_abi;           /**< 0 when absent */
   bool selinux;
   bool apparmor;
 };

@@ -80,7 +80,7 @@ probe() {
 }
 
 @test "layers: BPF LSM: a confined container's signal to a task outside its cgroup is refused (task_kill)" {
-  [ "$(probe .lsm_cgroup)" = true ] || skip "this kernel refuses BPF LSM programs: $(probe .bpf_lsm.error)"
+  [ "$(probe .lsm_cgroup)" = true ] || skip "this kernel does not run lsm_cgroup programs: $(probe .lsm_cgroup_error)"
   sleep 300 &
   outside=$!
   # The host's pid namespace, so that the container sees the task.

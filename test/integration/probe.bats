@@ -55,21 +55,77 @@ int main (void) {
   [ "$output" = "$(jq -r .landlock_abi "$PROBE_JSON")" ]
 }
 
-@test "probe: BPF LSM agrees with bpftool loading an LSM program" {
+# lsm_runs: a BPF LSM program (lsm/file_open) and an lsm_cgroup program
+# (lsm_cgroup/socket_bind, attached to a cgroup made here), each loaded
+# and attached with libbpf by a few lines of C, then triggered: a file
+# opened, a socket bound by a child in that cgroup.  Prints "LSM CGROUP",
+# each "ran", "silent" (attached, never ran) or "refused" (no load or
+# attach).  A load proves nothing: where the bpf LSM is built but not in
+# lsm=, both load and attach and neither runs.
+lsm_runs() {
   printf '%s\n' '#include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 char LICENSE[] SEC ("license") = "GPL";
-SEC ("lsm/file_open") int t (unsigned long long *ctx) { return 0; }' >"$BATS_TEST_TMPDIR/lsm.bpf.c"
+__u32 opens = 0, binds = 0;
+SEC ("lsm/file_open") int o (unsigned long long *ctx) { __sync_fetch_and_add (&opens, 1); return 0; }
+SEC ("lsm_cgroup/socket_bind") int b (unsigned long long *ctx) { __sync_fetch_and_add (&binds, 1); return 1; }' \
+    >"$BATS_TEST_TMPDIR/lsm.bpf.c"
   clang -O2 -g -target bpf -I"/usr/include/$(cc -print-multiarch)" -c "$BATS_TEST_TMPDIR/lsm.bpf.c" \
     -o "$BATS_TEST_TMPDIR/lsm.bpf.o"
-  pin="/sys/fs/bpf/entitle-test-lsm-$$"
-  if bpftool prog load "$BATS_TEST_TMPDIR/lsm.bpf.o" "$pin" 2>/dev/null; then
-    rm -f "$pin"
-    want=true
-  else
-    want=false
+  printf '%s\n' '#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int silent (enum libbpf_print_level l, const char *f, va_list a) { return 0; }
+static unsigned bss (struct bpf_object *o, int i) {
+  unsigned v[2] = { 0, 0 }; int k = 0;
+  bpf_map_lookup_elem (bpf_map__fd (bpf_object__find_map_by_name (o, ".bss")), &k, v);
+  return v[i];
+}
+int main (int argc, char **argv) {
+  struct bpf_object *o = bpf_object__open_file (argv[1], NULL);
+  struct bpf_link *l; int cg = open (argv[2], O_RDONLY | O_DIRECTORY), st;
+  libbpf_set_print (silent);
+  if (!o || bpf_object__load (o)) { puts ("refused refused"); return 0; }
+  l = bpf_program__attach (bpf_object__find_program_by_name (o, "o"));
+  close (open ("/proc/self/stat", O_RDONLY));
+  printf ("%s ", !l ? "refused" : bss (o, 0) ? "ran" : "silent");
+  if (bpf_prog_attach (bpf_program__fd (bpf_object__find_program_by_name (o, "b")), cg, BPF_LSM_CGROUP, 0) < 0) {
+    puts ("refused"); return 0; }
+  if (fork () == 0) {
+    int p = open (argv[3], O_WRONLY), s; struct sockaddr_un { short f; char p[8]; } a = { AF_UNIX, "\0lsmrun" };
+    if (write (p, "0", 1) != 1) _exit (1);
+    s = socket (AF_UNIX, SOCK_STREAM, 0);
+    _exit (bind (s, (void *)&a, sizeof (a)) != 0);
+  }
+  wait (&st);
+  puts (bss (o, 1) ? "ran" : "silent");
+  return 0;
+}' >"$BATS_TEST_TMPDIR/lsm-runs.c"
+  cc -o "$BATS_TEST_TMPDIR/lsm-runs" "$BATS_TEST_TMPDIR/lsm-runs.c" -lbpf
+  local cg
+  cg="$(jq -r .cgroup2 "$PROBE_JSON")/entitle-test-lsm-$$"
+  mkdir "$cg"
+  "$BATS_TEST_TMPDIR/lsm-runs" "$BATS_TEST_TMPDIR/lsm.bpf.o" "$cg" "$cg/cgroup.procs"
+  rmdir "$cg"
+}
+
+@test "probe: BPF LSM and lsm_cgroup agree with programs seen to run" {
+  [ "$(jq -r .cgroup2 "$PROBE_JSON")" != "" ] || skip "no cgroup v2 mount"
+  read -r lsm cgroup < <(lsm_runs)
+  echo "file_open: $lsm, lsm_cgroup socket_bind: $cgroup"
+  [ "$(jq -r .bpf_lsm.works "$PROBE_JSON")" = "$([ "$lsm" = ran ] && echo true || echo false)" ]
+  [ "$(jq -r .lsm_cgroup "$PROBE_JSON")" = "$([ "$cgroup" = ran ] && echo true || echo false)" ]
+  # A program that loaded and attached but never ran is named so.
+  if [ "$lsm" = silent ]; then
+    [ "$(jq -r .bpf_lsm.error "$PROBE_JSON")" = "attached but never ran" ]
   fi
-  [ "$(jq -r .bpf_lsm.works "$PROBE_JSON")" = "$want" ]
+  if [ "$cgroup" = silent ]; then
+    [ "$(jq -r .lsm_cgroup_error "$PROBE_JSON")" = "attached but never ran" ]
+  fi
   # "listed" is what the kernel says of its active LSMs, whether or not
   # a program may load.
   if [ -r /sys/kernel/security/lsm ]; then

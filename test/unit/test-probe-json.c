@@ -30,6 +30,7 @@ sample (struct entitle_probe_s *p)
   p->seccomp_flags = 1u | 2u | 8u | 32u;
   p->bpf_lsm_listed = true;
   strcpy (p->bpf_lsm_error, "bpf_prog_attach: Operation not permitted");
+  strcpy (p->lsm_cgroup_error, "attached but never ran");
   strcpy (p->lockdown, "none");
   p->cgroup_bpf = ATTACH_BIT (ATTACH_SOCK_CREATE) | ATTACH_BIT (ATTACH_CONNECT4) | ATTACH_BIT (ATTACH_SYSCTL)
                   | ATTACH_BIT (ATTACH_DEVICE);
@@ -50,6 +51,7 @@ assert_probe_equal (const struct entitle_probe_s *a, const struct entitle_probe_
   assert_int_equal (a->bpf_lsm, b->bpf_lsm);
   assert_string_equal (a->bpf_lsm_error, b->bpf_lsm_error);
   assert_int_equal (a->lsm_cgroup, b->lsm_cgroup);
+  assert_string_equal (a->lsm_cgroup_error, b->lsm_cgroup_error);
   assert_string_equal (a->lockdown, b->lockdown);
   assert_int_equal (a->cgroup_bpf, b->cgroup_bpf);
   assert_string_equal (a->cgroup2, b->cgroup2);
@@ -173,10 +175,10 @@ refused (const char *text, const char *msg)
   entitle_error_release (&err);
 }
 
-#define GOOD_TAIL                                                                       \
-  "\"seccomp_filter_extended\":false,\"checmate\":false,"                               \
-  "\"bpf_lsm\":{\"listed\":false,\"works\":false,\"error\":\"\"},\"lsm_cgroup\":false," \
-  "\"lockdown\":\"\",\"cgroup_bpf\":[],\"cgroup2\":\"\",\"landlock_abi\":0,"            \
+#define GOOD_TAIL                                                                                                 \
+  "\"seccomp_filter_extended\":false,\"checmate\":false,"                                                         \
+  "\"bpf_lsm\":{\"listed\":false,\"works\":false,\"error\":\"\"},\"lsm_cgroup\":false,\"lsm_cgroup_error\":\"\"," \
+  "\"lockdown\":\"\",\"cgroup_bpf\":[],\"cgroup2\":\"\",\"landlock_abi\":0,"                                      \
   "\"selinux\":false,\"apparmor\":false"
 
 static void
@@ -218,7 +220,7 @@ test_probe_json_bad_abi_refused (void **state)
       snprintf (text, sizeof (text),
                 "{\"kernel\":\"6\",\"seccomp\":true,\"seccomp_flags\":[],"
                 "\"seccomp_filter_extended\":false,\"checmate\":false,"
-                "\"bpf_lsm\":{\"listed\":false,\"works\":false,\"error\":\"\"},\"lsm_cgroup\":false,"
+                "\"bpf_lsm\":{\"listed\":false,\"works\":false,\"error\":\"\"},\"lsm_cgroup\":false,\"lsm_cgroup_error\":\"\","
                 "\"lockdown\":\"\",\"cgroup_bpf\":[],\"cgroup2\":\"\",\"landlock_abi\":%s,"
                 "\"selinux\":false,\"apparmor\":false}",
                 bad[i]);

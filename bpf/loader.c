@@ -97,13 +97,8 @@ load_lsm (int policy_fd)
       entitle_error_release (&err);
       return;
     }
-  if (entitle_lsm_load (policy_fd, &l, &err) == 0 && entitle_lsm_pin (&l, ENTITLE_BPF_DIR, &err) < 0)
-    for (size_t i = 0; i < ENTITLE_LSM_PROGS; i++)
-      {
-        char path[256];
-        pin_path (path, sizeof (path), entitle_lsm_progs[i].program);
-        unlink (path);
-      }
+  if (entitle_lsm_load (policy_fd, &l, &err) == 0)
+    entitle_lsm_pin (&l, ENTITLE_BPF_DIR, &err);
   entitle_lsm_close (&l);
   entitle_error_release (&err);
 }

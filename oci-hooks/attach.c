@@ -171,23 +171,28 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
 }
 
 /* The BPF LSM layer, where the kernel runs it (its programs are pinned
-   only then) and the policy has bits its programs read.  */
+   only then) and the policy has bits its programs read.  The runtime's
+   init, @pid, is marked as in its setup first: the runtime mounts the
+   container's root after this hook, from inside the cgroup.  */
 static int
-attach_lsm (const struct entitle_policy *policy, int cgfd, entitle_error_t *err)
+attach_lsm (const struct entitle_policy *policy, pid_t pid, int cgfd, entitle_error_t *err)
 {
   struct entitle_lsm_s l;
-  int ret;
+  int ret = 0;
 
   if (!(policy->flags & entitle_layer_bits (entitle_lsm_progs, ENTITLE_LSM_PROGS)) || entitle_lsm_open (ENTITLE_BPF_DIR, &l) == 0)
     return 0;
-  ret = entitle_lsm_attach (&l, policy->flags, cgfd, err);
+  if (policy->flags & POL_CONFINED)
+    ret = entitle_lsm_mark_setup (&l, pid, err);
+  if (ret == 0)
+    ret = entitle_lsm_attach (&l, policy->flags, cgfd, err);
   entitle_lsm_close (&l);
   return ret;
 }
 
 static int
-attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, const char *mnt, const char *dir,
-                  entitle_error_t *err)
+attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, pid_t pid, const char *mnt,
+                  const char *dir, entitle_error_t *err)
 {
   struct entitle_bpf_s b;
   cleanup_close int cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -215,7 +220,7 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, co
     ret = entitle_bpf_install (&b, &plan->policy, plan->policy.cgroup, err);
   entitle_bpf_close (&b);
   if (ret == 0)
-    ret = attach_lsm (&plan->policy, cgfd, err);
+    ret = attach_lsm (&plan->policy, pid, cgfd, err);
   /* Beside the cgroup programs: the Checmate layer where the kernel has
      it.  */
   if (ret == 0)
@@ -263,7 +268,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitl
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = attach_and_write (ctx, plan, mnt, dir, err);
+  ret = attach_and_write (ctx, plan, st->pid, mnt, dir, err);
   if (ret == 0)
     record_owner (ctx, st, mnt, plan->policy.cgroup, entitlements);
   /* The create fails: a cgroup made for it goes now, not at the next

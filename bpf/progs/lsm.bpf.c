@@ -78,13 +78,66 @@ BPF_PROG (entitle_lsm_file_open, struct file *file)
   return listed_key (p, path + sizeof (PROC_SYS) - 1);
 }
 
-/* security.confined: no mount, beside seccomp's denial.  */
+/* The runtime's own setup.  The hook attaches these programs at
+   createRuntime, while the runtime's init already sits in the container's
+   cgroup and still has to mount the container's root, pivot into it, mask
+   paths and remount them read-only.  entitle-hook marks that init (by
+   pidfd, so the mark is on the very task the runtime named in its state)
+   before it attaches anything, and the init's exec of the container's
+   process drops the mark (entitle_lsm_exec): the container's process is
+   held from its first instruction, and so is every process that enters
+   the cgroup later (a mark is not inherited: a task made by fork has
+   none).  Kept per task, it goes with the task.  */
+struct
+{
+  __uint (type, BPF_MAP_TYPE_TASK_STORAGE);
+  __uint (map_flags, BPF_F_NO_PREALLOC);
+  __type (key, int);
+  __type (value, __u32);
+} entitle_setup SEC (".maps");
+
+/* The mark is looked up on the thread group's leader, which is the task
+   the pidfd names: a runtime may mount from another of its threads.  */
+static __always_inline int
+in_runtime_setup (void)
+{
+  struct task_struct *task = bpf_get_current_task_btf ();
+  __u32 *mark = bpf_task_storage_get (&entitle_setup, task->group_leader, 0, 0);
+
+  return mark != NULL && *mark != 0;
+}
+
+/* security.confined: no mount, beside seccomp's denial and the
+   capabilities it drops; a remount and a bind mount go through here
+   too.  */
 SEC ("lsm_cgroup/sb_mount")
 int
 BPF_PROG (entitle_lsm_sb_mount, const char *dev_name, const struct path *path, const char *type, unsigned long flags,
           void *data)
 {
-  return !(policy ()->flags & POL_CONFINED);
+  return !(policy ()->flags & POL_CONFINED) || in_runtime_setup ();
+}
+
+/* The new mount API's last step (open_tree, fsmount, then move_mount),
+   which never reaches sb_mount.  */
+SEC ("lsm_cgroup/move_mount")
+int
+BPF_PROG (entitle_lsm_move_mount, const struct path *from_path, const struct path *to_path)
+{
+  return !(policy ()->flags & POL_CONFINED) || in_runtime_setup ();
+}
+
+/* An exec ends the runtime's setup for the task that makes it: past the
+   point of no return, before the new program's first instruction.  A
+   void hook: its program returns 1.  */
+SEC ("lsm_cgroup/bprm_committed_creds")
+int
+BPF_PROG (entitle_lsm_exec, struct linux_binprm *bprm)
+{
+  struct task_struct *task = bpf_get_current_task_btf ();
+
+  bpf_task_storage_delete (&entitle_setup, task->group_leader);
+  return 1;
 }
 
 /* security.confined: no signal to a task outside the container's cgroup

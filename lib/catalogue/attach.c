@@ -96,7 +96,14 @@ const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS] = {
     "socket_listen: listen() refused on a port the list does not name, also one the kernel chose for an unbound socket" },
   { "file_open", "entitle_lsm_file_open", POL_SYSCTL_RO,
     "file_open: a file under /proc/sys opened for writing is refused, but the keys linux.sysctl sets" },
-  { "sb_mount", "entitle_lsm_sb_mount", POL_CONFINED, "sb_mount: no mount" },
+  { "sb_mount", "entitle_lsm_sb_mount", POL_CONFINED,
+    "sb_mount: no mount by the container's process, from its first instruction, or by any process that enters it (the "
+    "runtime's own setup, until it execs the container's process, mounts)" },
+  { "move_mount", "entitle_lsm_move_mount", POL_CONFINED,
+    "move_mount: no mount put in place with the new mount API (open_tree, fsmount), held as sb_mount" },
+  /* Not a rule: where the runtime's setup ends (no text, so never named
+     as a path of its own).  */
+  { "bprm_committed_creds", "entitle_lsm_exec", POL_CONFINED, NULL },
   { "task_kill", "entitle_lsm_task_kill", POL_CONFINED,
     "task_kill: no signal to a task outside the container's cgroup" },
 };
@@ -117,7 +124,7 @@ entitle_layer_names (const struct entitle_layer_prog_s *progs, size_t n, unsigne
 
   buf[0] = '\0';
   for (size_t i = 0; i < n && len < size; i++)
-    if (progs[i].policy & policy)
+    if ((progs[i].policy & policy) && progs[i].text != NULL)
       len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", progs[i].hook);
   return buf;
 }
@@ -134,7 +141,7 @@ entitle_layer_text (const struct entitle_entry_s *e, size_t *i, const char **lay
           = k == 0 ? NULL : checmate ? &entitle_checmate_progs[k - 1]
                                      : &entitle_lsm_progs[k - 1 - ENTITLE_CHECMATE_PROGS];
 
-      if (k == 0 ? !(e->sys_deny || (e->fx & FX_SECCOMP)) : !(prog->policy & e->policy))
+      if (k == 0 ? !(e->sys_deny || (e->fx & FX_SECCOMP)) : !(prog->policy & e->policy) || prog->text == NULL)
         continue;
       *i = k + 1;
       *layer = k == 0 ? "eBPF seccomp" : checmate ? "Checmate"

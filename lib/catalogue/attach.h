@@ -75,11 +75,11 @@ struct entitle_layer_prog_s
   const char *hook;    /**< "socket_connect": the LSM hook, Checmate's by its name */
   const char *program; /**< the section (Checmate) or program (LSM) that runs there */
   unsigned policy;     /**< the POL_* bits it reads */
-  const char *text;    /**< what it does, for people */
+  const char *text;    /**< what it does, for people; NULL: no rule (never named) */
 };
 
 #define ENTITLE_CHECMATE_PROGS 2
-#define ENTITLE_LSM_PROGS      4
+#define ENTITLE_LSM_PROGS      6
 extern const struct entitle_layer_prog_s entitle_checmate_progs[ENTITLE_CHECMATE_PROGS];
 extern const struct entitle_layer_prog_s entitle_lsm_progs[ENTITLE_LSM_PROGS];
 

@@ -21,14 +21,6 @@ teardown() {
   drop_netns
 }
 
-# cgroup_dir PID: the cgroup v2 directory of PID.
-cgroup_dir() {
-  local mnt rel
-  mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-  rel=$(sed -n 's/^0:://p' "/proc/$1/cgroup")
-  echo "$mnt$rel"
-}
-
 # cgroup_id DIR: the id the programs key on (the kernfs inode).
 cgroup_id() {
   stat -c %i "$1"

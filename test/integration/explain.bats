@@ -368,7 +368,7 @@ EOF
       | ([.[].path] == ["Checmate", "eBPF seccomp", "BPF LSM", "cgroup BPF", "seccomp"])
       and (.[0] | .detail == "task_create" and .layer and .taken == $c)
       and (.[1] | .detail == null and .layer and .taken == $e)
-      and (.[2] | .detail == "file_open, sb_mount, task_kill" and .layer and .taken == $l)
+      and (.[2] | .detail == "file_open, sb_mount, move_mount, task_kill" and .layer and .taken == $l)
       and (.[3] | .detail == "sysctl" and (.layer | not))' "$BATS_TEST_TMPDIR/explain.json"
   jq -e '.[1].paths | [.[].path] == ["Checmate", "cgroup BPF"] and .[0].detail == "socket_connect"' \
     "$BATS_TEST_TMPDIR/explain.json"

@@ -39,6 +39,15 @@ CONTAINERD_CONFIG="${BATS_TEST_DIRNAME}/../containerd-config.sh"
 CNI_BRIDGE="${BATS_TEST_DIRNAME}/../cni-bridge.sh"
 POLICY_OF="${BATS_TEST_DIRNAME}/../policy-of.sh"
 CRUN_BIN=$(command -v crun || echo /usr/bin/crun)
+# crun 1.8.1 refuses hybrid cgroup hosts (this build host): there it runs
+# in run-crun.sh's namespace with --cgroup-manager=disabled, and the hook
+# makes its cgroup.  On a cgroup2-only host (the kernel rows' guests,
+# test/kernels/) it runs as users run it, managing its own cgroups.
+if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+  CRUN_MANAGER=()
+else
+  CRUN_MANAGER=(--cgroup-manager=disabled)
+fi
 RUNC_BIN=$(command -v runc || echo /usr/sbin/runc)
 
 # The capabilities Docker and containerd give a container by default.  Test
@@ -90,7 +99,7 @@ common_teardown() {
   fi
   if [ -d "$CRUN_ROOT" ]; then
     for id in $("$CRUN_BIN" --root "$CRUN_ROOT" list -q 2>/dev/null); do
-      "$RUN_CRUN" "$CRUN_BIN" --cgroup-manager=disabled --root "$CRUN_ROOT" \
+      "$RUN_CRUN" "$CRUN_BIN" "${CRUN_MANAGER[@]}" --root "$CRUN_ROOT" \
         delete -f "$id" >/dev/null 2>&1 || true
     done
   fi
@@ -423,13 +432,14 @@ run_crun_ns() {
 }
 
 # ent_crun / crn ARG...: entitle in front of crun, and bare crun, both in
-# the crun namespace with --cgroup-manager=disabled.
+# the crun namespace, with --cgroup-manager=disabled where the host is
+# hybrid (CRUN_MANAGER).
 ent_crun() {
-  "$RUN_CRUN" "$ENTITLE" --cgroup-manager=disabled --root "$CRUN_ROOT" "$@"
+  "$RUN_CRUN" "$ENTITLE" "${CRUN_MANAGER[@]}" --root "$CRUN_ROOT" "$@"
 }
 
 crn() {
-  "$RUN_CRUN" "$CRUN_BIN" --cgroup-manager=disabled --root "$CRUN_ROOT" "$@"
+  "$RUN_CRUN" "$CRUN_BIN" "${CRUN_MANAGER[@]}" --root "$CRUN_ROOT" "$@"
 }
 
 # create_started RUNNER BUNDLE ID: create and start a container whose
@@ -625,6 +635,14 @@ refused() {
     echo "a container was created" >&2
     return 1
   fi
+}
+
+# cgroup_dir PID: the cgroup v2 directory of PID.
+cgroup_dir() {
+  local mnt rel
+  mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+  rel=$(sed -n 's/^0:://p' "/proc/$1/cgroup")
+  echo "$mnt$rel"
 }
 
 # make_netns NAME ADDR...: a network namespace $NETNS (NAME) whose lo is

@@ -94,6 +94,85 @@ probe() {
   [ "$alive" = yes ]
 }
 
+# require_lsm: skip where the kernel runs no lsm_cgroup program.
+require_lsm() {
+  [ "$(probe .lsm_cgroup)" = true ] || skip "this kernel does not run lsm_cgroup programs: $(probe .lsm_cgroup_error)"
+}
+
+# The runtime mounts the container's root, pivots into it, masks and
+# remounts paths read-only after createRuntime, when the hook has attached
+# sb_mount and the runtime's init already sits in the cgroup: where BPF
+# LSM runs (a stock Debian 12 host) a confined container did not start
+# ("error jailing process inside rootfs: mount ., flags: 0x84000:
+# operation not permitted").
+@test "layers: BPF LSM: a confined container starts: the runtime's own mounts pass (runc, crun)" {
+  require_lsm
+  make_bundle "$BUNDLE" /bin/sh -c 'echo started; /probe mount /tmp; exit 0'
+  set_entitlements "$BUNDLE" security.confined
+  run_bundle ent "$BUNDLE"
+  [ "$status" -eq 0 ]
+  expect_lines started EPERM
+  require_crun
+  use_crun
+  run_bundle ent_crun "$BUNDLE" "$CTID-crun"
+  [ "$status" -eq 0 ]
+  expect_lines started EPERM
+}
+
+# lsm_only_bundle DIR COMMAND...: a bundle rewritten by entitle for
+# security.confined (its hook included, which attaches the BPF LSM
+# programs), then given CAP_SYS_ADMIN back and no seccomp filter: where
+# seccomp and capabilities would let a mount through, only the BPF LSM
+# layer stands in its way.  Run by bare runc; the hook the config names
+# does what it does under entitle.
+lsm_only_bundle() {
+  local dir=$1
+  shift
+  probe_bundle "$dir" "$@"
+  edit_config "$dir" '.process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"])'
+  set_entitlements "$dir" security.confined
+  "$ENTITLE" compile -b "$dir" >"$dir/config.json.new"
+  mv "$dir/config.json.new" "$dir/config.json"
+  edit_config "$dir" 'del(.linux.seccomp) | .process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"] | unique)'
+}
+
+@test "layers: BPF LSM: the confined container's process cannot mount from its first instruction (sb_mount, move_mount)" {
+  require_lsm
+  # The attack under plain runc: with CAP_SYS_ADMIN and no seccomp filter
+  # both mounts go through.
+  probe_bundle "$BUNDLE" "mount /tmp" "move-mount /tmp"
+  edit_config "$BUNDLE" '.process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"])'
+  run_bundle rnc "$BUNDLE"
+  [ "$status" -eq 0 ]
+  expect_lines "mount /tmp: ok" "move-mount /tmp: ok"
+  # The same container, with only entitle's BPF LSM layer of
+  # security.confined: refused from its first instruction.
+  lsm_only_bundle "$BUNDLE" "mount /tmp" "move-mount /tmp"
+  [ "$(jq -r '.hooks.createRuntime[0].args[1]' "$BUNDLE/config.json")" = createRuntime ]
+  [ "$(jq -r '.linux.seccomp' "$BUNDLE/config.json")" = null ]
+  run_bundle rnc "$BUNDLE" "$CTID-lsm"
+  expect_lines "mount /tmp: EPERM" "move-mount /tmp: EPERM"
+}
+
+# enter_and_mount PID: a host process (all capabilities, no seccomp) that
+# joins PID's cgroup, then enters its mount namespace and root, and mounts.
+enter_and_mount() {
+  run sh -c 'echo $$ >"$1/cgroup.procs" && exec nsenter -t "$2" -m -r /probe mount /tmp' \
+    sh "$(cgroup_dir "$1")" "$1"
+}
+
+@test "layers: BPF LSM: a process that enters a confined container later cannot mount (sb_mount)" {
+  require_lsm
+  make_bundle "$BUNDLE" /probe sleep 600
+  create_started rnc "$BUNDLE" "$CTID-runc"
+  enter_and_mount "$(rnc state "$CTID-runc" | jq -r .pid)"
+  [ "$output" = ok ]
+  set_entitlements "$BUNDLE" security.confined
+  create_started ent "$BUNDLE" "$CTID"
+  enter_and_mount "$(ent state "$CTID" | jq -r .pid)"
+  [ "$output" = EPERM ]
+}
+
 @test "layers: eBPF seccomp: a confined container's process holds entitle's filter beside the runtime's" {
   [ "$(probe .seccomp_filter_extended)" = true ] || skip "this kernel has no eBPF seccomp filters (SECCOMP_MODE_FILTER_EXTENDED)"
   make_bundle "$BUNDLE" /bin/sh -c 'grep Seccomp_filters /proc/self/status'

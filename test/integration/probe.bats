@@ -192,7 +192,7 @@ paths_of() {
     [[ "$bind" == *"BPF LSM (socket_listen)"* && "$bind" != *"not BPF LSM"* ]]
   else
     [[ "$bind" == *"; not BPF LSM (socket_listen): "* ]]
-    [[ "$confined" == *"; not BPF LSM (file_open, sb_mount, task_kill): "* ]]
+    [[ "$confined" == *"; not BPF LSM (file_open, sb_mount, move_mount, task_kill): "* ]]
   fi
   # fs.* takes Landlock, or says why not; a row of capabilities only has no line.
   if [ "$(jq -r .landlock_abi "$PROBE_JSON")" -gt 0 ]; then

@@ -68,6 +68,12 @@ export ENTITLE="$BUILDDIR/shim/entitle" ENTITLE_HOOK="$BUILDDIR/oci-hooks/entitl
 	ENTITLE_PROBE="$BUILDDIR/test/integration/helper/entitle-probe" ENTITLE_SRCDIR="$SRCDIR" \
 	ENTITLE_BUILDDIR="$BUILDDIR" ENTITLE_BPF_PINS="$BPF_PINS" CMOCKA_MESSAGE_OUTPUT=TAP \
 	BATS_TEST_TIMEOUT=600 ENTITLE_KERNEL_ROW="$ROW"
+if [ -f "$R/command" ]; then
+	sh "$R/command" >"$R/command.out" 2>&1
+	echo "exit $?" >>"$R/command.out"
+	echo done >"$R/status"
+	busybox poweroff -f
+fi
 "$ENTITLE" probe --json >"$R/probe.json" 2>"$R/probe.err"
 "$ENTITLE" probe >"$R/probe.txt" 2>>"$R/probe.err"
 for t in $UNIT_TESTS; do

@@ -14,6 +14,8 @@
      bind PORT            bind a TCP socket to the port on every address
      sleep N              sleep N seconds
      mount [DIR]          mount a tmpfs on DIR (default /tmp)
+     move-mount [DIR]     the new mount API: a clone of / (open_tree) put on DIR
+                          (default /tmp) with move_mount
      unshare NS           unshare NS: user|net|mnt|pid|uts|ipc|cgroup|none
      clone NS             clone(2) a child into a new NS (as unshare)
      setns NS             setns to the probe's own NS (user: EINVAL if allowed)
@@ -399,6 +401,31 @@ do_mount (int argc, char **argv)
   if (argc > 1)
     return usage ();
   return report (mount ("probe", argc == 1 ? argv[0] : "/tmp", "tmpfs", 0, "size=64k"));
+}
+
+/* open_tree and move_mount by number: glibc 2.36 has no wrappers.  */
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#define PROBE_OPEN_TREE_CLONE         1
+#define PROBE_MOVE_MOUNT_F_EMPTY_PATH 0x4
+
+static int
+do_move_mount (int argc, char **argv)
+{
+  int fd, ret;
+
+  if (argc > 1)
+    return usage ();
+  fd = (int)syscall (SYS_open_tree, AT_FDCWD, "/", PROBE_OPEN_TREE_CLONE);
+  if (fd < 0)
+    return report (-1);
+  ret = (int)syscall (SYS_move_mount, fd, "", AT_FDCWD, argc == 1 ? argv[0] : "/tmp", PROBE_MOVE_MOUNT_F_EMPTY_PATH);
+  close (fd);
+  return report (ret);
 }
 
 static int
@@ -1366,6 +1393,8 @@ main (int argc, char **argv)
     return do_bind (argc, argv);
   if (strcmp (cmd, "mount") == 0)
     return do_mount (argc, argv);
+  if (strcmp (cmd, "move-mount") == 0)
+    return do_move_mount (argc, argv);
   if (strcmp (cmd, "unshare") == 0)
     return do_unshare (argc, argv);
   if (strcmp (cmd, "clone") == 0)

@@ -4,10 +4,11 @@
    capability and result with the syscall it came from.  Two ways in, the
    loader (bpf/cap-watch.c) loads the first the kernel takes:
 
-   - tp_btf/cap_capable, the tracepoint of recent kernels (6.14 on), which
-     does not say whether the check only asked (CAP_OPT_NOAUDIT, as every
-     accounted mmap asks for CAP_SYS_ADMIN): such a check is told by its
-     caller, one of the kernel functions the loader lists by address;
+   - tp_btf/cap_capable, the tracepoint of recent kernels (6.18 has it,
+     6.12 not), which does not say whether the check only asked
+     (CAP_OPT_NOAUDIT, as every accounted mmap asks for CAP_SYS_ADMIN):
+     such a check is told by its caller, one of the kernel functions the
+     loader lists by address;
    - fexit/cap_capable, which reads the options.
 
    Nothing is watched (watch_cgroup 0) until learn arms it, after the

@@ -40,6 +40,7 @@ skip_unless_caps_watched() {
   why=$(sed -n 's/^  capabilities: not observed on this kernel: //p' <<<"$output")
   [ -z "$why" ] || skip "learn watches no capability check on this kernel: $why"
   [[ "$output" =~ "capabilities seen by "(tp_btf|fexit)"/cap_capable" ]]
+  echo "# capabilities seen by ${BASH_REMATCH[1]}/cap_capable on $(uname -r)" >&3
 }
 
 # with_cap NAME: the bundle's engine gives NAME too.

@@ -43,6 +43,17 @@ skip_unless_caps_watched() {
   echo "# capabilities seen by ${BASH_REMATCH[1]}/cap_capable on $(uname -r)" >&3
 }
 
+# learn_watching STDERR: learn the bundle (its config kept for runs_with),
+# skipped with the reason where no capability program works; the
+# workload printed STDERR.
+learn_watching() {
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  skip_unless_caps_watched
+  [ "$stderr" = "$1" ]
+}
+
 # with_cap NAME: the bundle's engine gives NAME too.
 with_cap() {
   edit_config "$BUNDLE" '.process.capabilities |= map_values(. + [$cap])' --arg cap "$1"
@@ -152,10 +163,7 @@ runs_with() {
 
 @test "learn: a workload that uses no capability gets no capability evidence" {
   make_bundle "$BUNDLE" /bin/sh -c 'i=0; while [ $i -lt 100 ]; do i=$((i+1)); done; echo $i'
-  run --separate-stderr learn
-  [ "$status" -eq 0 ]
-  skip_unless_caps_watched
-  [ "$stderr" = 100 ]
+  learn_watching 100
   [ "$(proposal)" = "network.none,security.confined" ]
   ! grep -q CAP_ <<<"$output"
 }
@@ -163,11 +171,7 @@ runs_with() {
 @test "learn: a workload that uses CAP_NET_ADMIN (the engine gave it) gets network.admin, the capability as evidence" {
   probe_bundle "$BUNDLE" "netadmin"
   with_cap CAP_NET_ADMIN
-  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
-  run --separate-stderr learn
-  [ "$status" -eq 0 ]
-  skip_unless_caps_watched
-  [ "$stderr" = "netadmin: ok" ]
+  learn_watching "netadmin: ok"
   # security.confined stays: network.admin adds CAP_NET_ADMIN after its bound.
   [ "$(proposal)" = "network.admin,security.confined" ]
   [ "$(evidence network.admin)" = "CAP_NET_ADMIN used by ioctl(): denied by network.none and network.user and network.proxy (it takes CAP_NET_ADMIN away)" ]
@@ -178,11 +182,7 @@ runs_with() {
 
 @test "learn: a workload refused CAP_NET_ADMIN (the engine did not give it) gets network.admin, which gives it" {
   probe_bundle "$BUNDLE" "netadmin"
-  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
-  run --separate-stderr learn
-  [ "$status" -eq 0 ]
-  skip_unless_caps_watched
-  [ "$stderr" = "netadmin: EPERM" ]
+  learn_watching "netadmin: EPERM"
   [ "$(proposal)" = "network.admin,security.confined" ]
   [ "$(evidence network.admin)" = "CAP_NET_ADMIN asked for by ioctl(), refused in the run: denied by network.none and network.user and network.proxy (it does not give CAP_NET_ADMIN)" ]
   write_entitle_config "{\"state_dir\": \"$STATE\", \"grant\": [\"network.admin\"]}"
@@ -191,11 +191,7 @@ runs_with() {
 
 @test "learn: a workload that writes a file it does not own with CAP_DAC_OVERRIDE gets security.admin" {
   make_bundle "$BUNDLE" /bin/sh -c 'echo x >/dev/shm/f && chown 1000 /dev/shm/f && chmod 600 /dev/shm/f && printf "write: "; /probe write /dev/shm/f'
-  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
-  run --separate-stderr learn
-  [ "$status" -eq 0 ]
-  skip_unless_caps_watched
-  [ "$stderr" = "write: ok" ]
+  learn_watching "write: ok"
   [ "$(proposal)" = "network.none,security.admin" ]
   [ "$(evidence security.admin)" = "CAP_DAC_OVERRIDE used by openat(): denied by security.confined and security.view (it takes CAP_DAC_OVERRIDE away)" ]
   runs_with "network.none,security.admin" "write: ok"

@@ -72,7 +72,7 @@ static const struct shim_option_s why_options[] = {
 
 static const struct shim_option_s learn_options[] = {
   BUNDLE_OPTION ("the bundle to run"),
-  { "--duration", NULL, ARG_TEXT, "SECONDS", "stop the container after this long (default 10)" },
+  { "--duration", NULL, ARG_TEXT, "SECONDS", "stop the container this long after it starts (default 10)" },
   { "--json", NULL, ARG_NONE, NULL, "print JSON" },
   { "--write", NULL, ARG_NONE, NULL,
     "put the proposal in the bundle's io.entitle.entitlements (atomically, as create writes config.json)" },
@@ -147,9 +147,11 @@ static const struct shim_help_s commands[] = {
     "run a bundle once and propose the narrowest entitlements it needs",
     "Run the bundle's container through the runtime with its config as the engine gave it, with only "
     "logging added: its allowed calls of the syscalls an entitlement may deny are passed to entitle's "
-    "seccomp listener, which lets them continue, and entitle-hook counts its sockets, destinations, "
-    "binds and sysctl writes.  Then print the narrowest rung of each ladder and the egress and bind "
-    "values that cover what it did, one line of evidence each, and what this kernel could not observe.",
+    "seccomp listener, which lets them continue, entitle-hook counts its sockets, destinations, "
+    "binds and sysctl writes, and a BPF program on the kernel's capability check (tp_btf or fexit on "
+    "cap_capable, the first this kernel takes) notes each capability it was granted or refused.  Then "
+    "print the narrowest rung of each ladder and the egress and bind values that cover what it did, one "
+    "line of evidence each, and what this kernel could not observe.",
     learn_options, false },
   { "inspect", HELP_OWN, "[--json] ID|PID", "what the kernel enforces on a container or process now",
     "Read from the kernel, not config.json: the cgroup programs attached where the container's init (or "

@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "admin-config.h"
 #include "bpf-read.h"
+#include "cap-watch.h"
+#include "cgroup.h"
 #include "cgroup-record.h"
 #include "commands.h"
 #include "file.h"
@@ -28,10 +32,16 @@
    given and only logging added (lib/compile/observe.h), then propose the
    narrowest entitlements that let it do what it did, each with a line of
    evidence (lib/compile/propose.h); --write puts them in the bundle's
-   io.entitle.entitlements, atomically, as create writes config.json.  */
+   io.entitle.entitlements, atomically, as create writes config.json.
+
+   The run is `create`, then `start`: the capability programs (bpf/cap-watch.h)
+   watch the container's cgroup from between the two, when the runtime has
+   set the container up (its mounts, pivot_root and capability sets take
+   capabilities the command never asks for) and the command has not run.  */
 
 #define DEFAULT_SECONDS 10
 #define KILL_GRACE_MS   10000 /* after the kill, for the runtime to end */
+#define CREATE_MS       60000 /* for `create`, before the duration starts */
 
 struct learn_opts
 {
@@ -44,9 +54,10 @@ struct run_s
 {
   char dir[64];   /* the scratch directory */
   char id[64];    /* the container's id */
-  int status;     /* the runtime's exit status */
+  int status;     /* the container's exit status */
   bool timed_out; /* still running after the duration: killed */
   double seconds; /* how long it ran */
+  double end;     /* when the duration is up (CLOCK_MONOTONIC), from `start` on */
 };
 
 static int
@@ -142,15 +153,17 @@ write_bundle (struct shim_s *s, const struct learn_opts *o, const json_t *engine
 static pid_t
 spawn_runtime (struct shim_s *s, const struct run_s *r, const char *const *args)
 {
-  char root[96], bundle[96];
+  char root[96], bundle[96], pidfile[96];
   const char *argv[12] = { s->runtime, "--root", root };
   size_t n = 3;
   pid_t pid;
 
   snprintf (root, sizeof (root), "%s/root", r->dir);
   snprintf (bundle, sizeof (bundle), "%s/bundle", r->dir);
+  snprintf (pidfile, sizeof (pidfile), "%s/pid", r->dir);
   for (; *args && n < 10; args++)
-    argv[n++] = strcmp (*args, "BUNDLE") == 0 ? bundle : *args;
+    argv[n++] = strcmp (*args, "BUNDLE") == 0 ? bundle : strcmp (*args, "PIDFILE") == 0 ? pidfile
+                                                                                        : *args;
   argv[n] = NULL;
   if ((pid = fork ()) == 0)
     {
@@ -163,12 +176,16 @@ spawn_runtime (struct shim_s *s, const struct run_s *r, const char *const *args)
   return pid;
 }
 
-static void
-runtime_quietly (struct shim_s *s, const struct run_s *r, const char *const *args)
+/* The runtime's exit status, or -1.  */
+static int
+runtime_wait (struct shim_s *s, const struct run_s *r, const char *const *args)
 {
   pid_t pid = spawn_runtime (s, r, args);
+  int status = -1;
+
   if (pid > 0)
-    waitpid (pid, NULL, 0);
+    waitpid (pid, &status, 0);
+  return status;
 }
 
 static double
@@ -179,40 +196,124 @@ now_s (void)
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Run the container, answering the seccomp listener, for the duration at
-   most; then kill it.  */
 static int
-run (struct shim_s *s, const struct learn_opts *o, struct run_s *r, struct entitle_notify_s *l, entitle_error_t *err)
+left_ms (const struct run_s *r)
 {
-  const char *run_args[] = { "run", "-b", "BUNDLE", r->id, NULL };
-  const char *kill_args[] = { "kill", r->id, "KILL", NULL };
-  const char *delete_args[] = { "delete", "-f", r->id, NULL };
-  double start = now_s ();
-  pid_t pid = spawn_runtime (s, r, run_args);
-  cleanup_close int pidfd = -1;
-  int ret;
+  double left = r->end - now_s ();
+  return left > 0 ? (int)(left * 1000) : 0;
+}
+
+/* Answer the seccomp listener until @pid ends (1) or @timeout_ms pass
+   (0).  */
+static int
+serve_until (struct entitle_notify_s *l, pid_t pid, int timeout_ms, entitle_error_t *err)
+{
+  cleanup_close int pidfd = (int)syscall (SYS_pidfd_open, pid, 0);
+
+  if (pidfd < 0)
+    return entitle_make_sys_error (err, "learn: pidfd_open");
+  return entitle_notify_serve (l, pidfd, timeout_ms, err);
+}
+
+/* `create`, answering the listener (the runtime sends it the filter's fd
+   meanwhile); the container's init pid from the pid file.  */
+static int
+create (struct shim_s *s, struct run_s *r, struct entitle_notify_s *l, pid_t *init, entitle_error_t *err)
+{
+  const char *args[] = { "create", "--pid-file", "PIDFILE", "-b", "BUNDLE", r->id, NULL };
+  cleanup_free char *path = NULL, *buf = NULL;
+  pid_t pid = spawn_runtime (s, r, args);
+  int status = -1, ret;
+  size_t len;
 
   if (pid < 0)
     return entitle_make_sys_error (err, "learn: fork");
-  if ((pidfd = (int)syscall (SYS_pidfd_open, pid, 0)) < 0)
-    {
-      kill (pid, SIGKILL);
-      waitpid (pid, NULL, 0);
-      return entitle_make_sys_error (err, "learn: pidfd_open");
-    }
-  ret = entitle_notify_serve (l, pidfd, (int)(o->seconds * 1000), err);
+  ret = serve_until (l, pid, CREATE_MS, err);
+  if (ret == 0)
+    kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return entitle_make_error (err, EIO, "learn: the runtime could not create the container (its message is above)");
+  if (asprintf (&path, "%s/pid", r->dir) < 0)
+    abort ();
+  ret = entitle_file_read (path, 64, &buf, &len, err);
+  if (ret == 0 && (*init = (pid_t)strtol (buf, NULL, 10)) <= 0)
+    ret = entitle_make_error (err, EIO, "learn: no pid in `%s`", path);
+  return ret;
+}
+
+/* Watch the cgroup of @init, where the runtime (and entitle-hook) put the
+   container: its id, and its level below the cgroup2 root.  */
+static int
+arm_caps (struct entitle_cap_watch_s *caps, pid_t init, entitle_error_t *err)
+{
+  char mnt[256], rel[PATH_MAX], dir[PATH_MAX + 256];
+  unsigned level = 0;
+  struct stat st;
+  int ret;
+
+  if (caps->skel == NULL)
+    return 0;
+  ret = entitle_cgroup2_mount (mnt, sizeof (mnt), err);
+  if (ret == 0)
+    ret = entitle_cgroup_of_pid (init, rel, sizeof (rel), err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  snprintf (dir, sizeof (dir), "%s%s", mnt, rel);
+  if (stat (dir, &st) < 0)
+    return entitle_make_sys_error (err, "learn: the container's cgroup `%s`", dir);
+  for (const char *c = rel; *c; c++)
+    level += c[0] == '/' && c[1] != '\0';
+  entitle_cap_watch_arm (caps, (uint64_t)st.st_ino, level);
+  return 0;
+}
+
+/* The container's init ended, or the duration is up: then it is killed.  */
+static int
+wait_init (struct shim_s *s, struct run_s *r, struct entitle_notify_s *l, pid_t init, entitle_error_t *err)
+{
+  const char *kill_args[] = { "kill", r->id, "KILL", NULL };
+  int ret = serve_until (l, init, left_ms (r), err);
+
   if (ret == 0)
     {
       r->timed_out = true;
-      runtime_quietly (s, r, kill_args);
-      ret = entitle_notify_serve (l, pidfd, KILL_GRACE_MS, err);
+      runtime_wait (s, r, kill_args);
+      ret = serve_until (l, init, KILL_GRACE_MS, err);
       if (ret == 0)
-        kill (pid, SIGKILL);
+        kill (init, SIGKILL);
     }
-  waitpid (pid, &r->status, 0);
-  r->seconds = now_s () - start;
-  runtime_quietly (s, r, delete_args);
+  /* Ours to reap (the child subreaper) once `create` left it.  */
+  waitpid (init, &r->status, 0);
   return ret < 0 ? ret : 0;
+}
+
+/* Run the container, answering the seccomp listener, for the duration at
+   most; then kill it.  */
+static int
+run (struct shim_s *s, const struct learn_opts *o, struct run_s *r, struct entitle_notify_s *l,
+     struct entitle_cap_watch_s *caps, entitle_error_t *err)
+{
+  const char *start_args[] = { "start", r->id, NULL };
+  const char *delete_args[] = { "delete", "-f", r->id, NULL };
+  double begin = now_s ();
+  pid_t init = -1;
+  int ret;
+
+  prctl (PR_SET_CHILD_SUBREAPER, 1);
+  ret = create (s, r, l, &init, err);
+  if (ret == 0)
+    ret = arm_caps (caps, init, err);
+  r->end = now_s () + o->seconds;
+  if (ret == 0 && runtime_wait (s, r, start_args) != 0)
+    ret = entitle_make_error (err, EIO, "learn: the runtime could not start the container (its message is above)");
+  if (ret == 0)
+    ret = wait_init (s, r, l, init, err);
+  r->seconds = now_s () - begin;
+  runtime_wait (s, r, delete_args);
+  return ret;
 }
 
 /* What the counting programs recorded for the run's cgroup.  */
@@ -278,29 +379,24 @@ sysctl_keys (const json_t *spec)
   return keys;
 }
 
-/* What this host could not show the run, beyond what the proposal says.  */
+/* The capability programs, by the first way this kernel takes; where none,
+   why not, as a note of the proposal, into @why.  */
 static void
-host_notes (struct shim_s *s, struct entitle_proposal_s *p)
+open_caps (struct entitle_cap_watch_s *caps, char *why, size_t len)
 {
-  struct entitle_probe_s probe;
   entitle_error_t err = NULL;
-  char line[256];
 
-  if (shim_probe (s->ctx, &probe, &err) < 0)
+  why[0] = '\0';
+  if (entitle_cap_watch_open (caps, &err) < 0)
     {
-      snprintf (line, sizeof (line), "capabilities: not observed (the host was not probed: %s)", err->msg);
+      snprintf (why, len, "capabilities: not observed on this kernel: %s", err->msg);
       entitle_error_release (&err);
     }
-  else if (!probe.bpf_lsm)
-    snprintf (line, sizeof (line), "capabilities: not observed: BPF LSM `capable` does not run on this kernel (%s)",
-              *probe.bpf_lsm_error ? probe.bpf_lsm_error : "refused");
-  else
-    snprintf (line, sizeof (line), "capabilities: not observed (entitle learn watches them with no program yet)");
-  entitle_proposal_note (p, line);
 }
 
 static int
-print (const struct entitle_proposal_s *p, const struct run_s *r, bool json, entitle_error_t *err)
+print (const struct entitle_proposal_s *p, const struct run_s *r, const char *caps_way, bool json,
+       entitle_error_t *err)
 {
   cleanup_free char *list = entitle_proposal_list (p);
   cleanup_json json_t *doc = json_new (JSON_OBJECT);
@@ -315,7 +411,10 @@ print (const struct entitle_proposal_s *p, const struct run_s *r, bool json, ent
       printf ("not observed:\n");
       for (i = 0; p->not_observed && p->not_observed[i]; i++)
         printf ("  %s\n", p->not_observed[i]);
-      printf ("the run: %.1f s, %s\n", r->seconds, r->timed_out ? "stopped at the duration" : "ended on its own");
+      printf ("the run: %.1f s, %s", r->seconds, r->timed_out ? "stopped at the duration" : "ended on its own");
+      if (caps_way)
+        printf ("; capabilities seen by %s", caps_way);
+      printf ("\n");
       return 0;
     }
   json_set (doc, "entitlements", json_new_string (list));
@@ -332,6 +431,7 @@ print (const struct entitle_proposal_s *p, const struct run_s *r, bool json, ent
   run = json_get_or_add (doc, "run", JSON_OBJECT);
   json_set (run, "seconds", json_new_uint ((unsigned long long)(r->seconds + 0.5)));
   json_set (run, "timed_out", json_new_bool (r->timed_out));
+  json_set (run, "capabilities", caps_way ? json_new_string (caps_way) : json_new (JSON_NULL));
   return shim_print_json (doc, err);
 }
 
@@ -361,11 +461,13 @@ learn (struct shim_s *s, const struct learn_opts *o, const char *path, const jso
        entitle_error_t *err)
 {
   struct entitle_notify_s l = { .sock = -1 };
+  struct entitle_cap_watch_s caps = { 0 };
+  struct entitle_cap_use_s cap_uses[ENTITLE_CAP_WATCH_USES];
   cleanup_free struct entitle_event *uses = NULL;
   cleanup_strv char **keys = sysctl_keys (engine);
   struct entitle_proposal_s p;
-  char sock[96];
-  size_t n_uses = 0;
+  char sock[96], caps_why[512] = "";
+  size_t n_uses = 0, n_caps = 0;
   int ret;
 
   snprintf (sock, sizeof (sock), "%s/notify.sock", r->dir);
@@ -373,7 +475,11 @@ learn (struct shim_s *s, const struct learn_opts *o, const char *path, const jso
   if (ret == 0)
     ret = entitle_notify_listen (&l, sock, err);
   if (ret == 0)
-    ret = run (s, o, r, &l, err);
+    open_caps (&caps, caps_why, sizeof (caps_why));
+  if (ret == 0)
+    ret = run (s, o, r, &l, &caps, err);
+  if (ret == 0 && caps.skel)
+    n_caps = entitle_cap_watch_read (&caps, cap_uses, sizeof (cap_uses) / sizeof (cap_uses[0]));
   if (ret == 0)
     ret = recorded_uses (s, r, &uses, &n_uses, err);
   if (ret == 0)
@@ -383,16 +489,21 @@ learn (struct shim_s *s, const struct learn_opts *o, const char *path, const jso
                                         .syscalls = l.uses,
                                         .n_syscalls = l.n_uses,
                                         .syscalls_seen = l.connected,
+                                        .caps = cap_uses,
+                                        .n_caps = n_caps,
                                         .sysctl_keys = keys,
                                         .unprivileged_port = unprivileged_port () };
       entitle_propose (&obs, &p);
-      host_notes (s, &p);
-      ret = print (&p, r, o->json, err);
+      if (caps_why[0])
+        entitle_proposal_note (&p, caps_why);
+      ret = print (&p, r, caps.way, o->json, err);
       if (ret == 0 && o->write)
         ret = write_annotation (path, &p, err);
       entitle_proposal_free (&p);
     }
   entitle_notify_close (&l);
+  if (caps.skel)
+    entitle_cap_watch_close (&caps);
   return ret;
 }
 

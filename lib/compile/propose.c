@@ -8,7 +8,17 @@
 #include "propose.h"
 #include "utils.h"
 
-#define MAX_DOMAINS 8
+#define MAX_CHOSEN 16
+
+/* What a row is judged against: the run's uses, and the rows proposed so
+   far (a capability one of them adds is not taken away by another's
+   bound).  */
+struct judge_s
+{
+  const struct entitle_observed_s *o;
+  const struct entitle_entry_s *chosen[MAX_CHOSEN];
+  size_t n_chosen;
+};
 
 static void
 add (struct entitle_proposal_s *p, const char *entitlement, const char *evidence)
@@ -43,18 +53,22 @@ runtime_sysctl (const struct entitle_observed_s *o, const struct entitle_event *
   return entitle_strv_has (o->sysctl_keys, name);
 }
 
-/* Does the row @e deny use @u of @o (the syscalls first, which seccomp
-   refuses before any program runs, then the programs' records)?  How,
-   for people, into @how.  */
+/* Does the row @e deny use @u of @j's run (the syscalls first, which
+   seccomp refuses before any program runs, then the programs' records,
+   then the capability checks)?  How, for people, into @how.  */
 static bool
-denies_use (const struct entitle_entry_s *e, const struct entitle_observed_s *o, size_t u, char *how, size_t len)
+denies_use (const struct entitle_entry_s *e, const struct judge_s *j, size_t u, char *how, size_t len)
 {
+  const struct entitle_observed_s *o = j->o;
   const struct entitle_event *ev;
   const char *cap;
   int point;
 
   if (u < o->n_syscalls)
     return entitle_entry_denies_syscall (e, &o->syscalls[u], how, len);
+  if (u >= o->n_syscalls + o->n_events)
+    return entitle_entry_denies_cap (e, &o->caps[u - o->n_syscalls - o->n_events], j->chosen, j->n_chosen, how,
+                                     len);
   ev = &o->events[u - o->n_syscalls];
   if (ev->hook == BPF_CGROUP_SYSCTL && runtime_sysctl (o, ev))
     return false;
@@ -71,19 +85,21 @@ describe_use (const struct entitle_observed_s *o, size_t u, char *buf, size_t le
 {
   if (u < o->n_syscalls)
     entitle_syscall_describe (&o->syscalls[u], buf, len);
-  else
+  else if (u < o->n_syscalls + o->n_events)
     entitle_event_describe (&o->events[u - o->n_syscalls], buf, len);
+  else
+    entitle_cap_use_describe (&o->caps[u - o->n_syscalls - o->n_events], buf, len);
 }
 
 /* The first use @e denies, or SIZE_MAX.  */
 static size_t
-first_denied (const struct entitle_entry_s *e, const struct entitle_observed_s *o)
+first_denied (const struct entitle_entry_s *e, const struct judge_s *j)
 {
   char how[200];
   size_t u;
 
-  for (u = 0; u < o->n_syscalls + o->n_events; u++)
-    if (denies_use (e, o, u, how, sizeof (how)))
+  for (u = 0; u < j->o->n_syscalls + j->o->n_events + j->o->n_caps; u++)
+    if (denies_use (e, j, u, how, sizeof (how)))
       return u;
   return SIZE_MAX;
 }
@@ -91,16 +107,16 @@ first_denied (const struct entitle_entry_s *e, const struct entitle_observed_s *
 /* "USE: denied by A and B (HOW)": the use that rules out the rungs below
    @chosen, and each of them that denies it.  */
 static void
-evidence (const struct entitle_entry_s *const *rungs, size_t chosen, const struct entitle_observed_s *o, size_t u,
-          char *buf, size_t len)
+evidence (const struct entitle_entry_s *const *rungs, size_t chosen, const struct judge_s *j, size_t u, char *buf,
+          size_t len)
 {
   char how[200] = "", use[160];
   size_t i, k = 0, at;
 
-  describe_use (o, u, use, sizeof (use));
+  describe_use (j->o, u, use, sizeof (use));
   at = (size_t)snprintf (buf, len, "%s: denied by ", use);
   for (i = 0; i < chosen && at < len; i++)
-    if (denies_use (rungs[i], o, u, how, sizeof (how)))
+    if (denies_use (rungs[i], j, u, how, sizeof (how)))
       at += (size_t)snprintf (buf + at, len - at, "%s%s", k++ ? " and " : "", rungs[i]->name);
   if (at < len)
     snprintf (buf + at, len - at, " (%s)", how);
@@ -128,13 +144,47 @@ ladder (enum entitle_domain domain, const struct entitle_entry_s **out, size_t r
   return k;
 }
 
+/* @r, the giver of a capability the run used (lib/compile/cap-use.h),
+   where learn proposes it on its own: proposed with that evidence.  */
+static bool
+propose_given (const struct entitle_entry_s *r, const struct judge_s *j, struct entitle_proposal_s *p)
+{
+  char line[256];
+  size_t i;
+
+  for (i = 0; i < j->o->n_caps; i++)
+    if (entitle_cap_needs_giver (&j->o->caps[i], r, j->chosen, j->n_chosen, line, sizeof (line)))
+      {
+        add (p, r->name, line);
+        return true;
+      }
+  return false;
+}
+
+/* A ladder learn does not propose: its widest rung that a capability of
+   the run needs, else a note that says why not.  */
+static const struct entitle_entry_s *
+unproposed (enum entitle_domain domain, const struct entitle_entry_s *const *rungs, size_t n, const struct judge_s *j,
+            struct entitle_proposal_s *p)
+{
+  char line[256];
+
+  while (n-- > 0)
+    if (propose_given (rungs[n], j, p))
+      return rungs[n];
+  snprintf (line, sizeof (line), "%s.*: not proposed: what its rungs restrict is not seen by a run",
+            entitle_domain_name (domain));
+  entitle_proposal_note (p, line);
+  return NULL;
+}
+
 /* The narrowest rung of @domain that denies nothing the run used.  Only a
    ladder whose narrowest rung the counting programs watch (it carries
    POL_* bits) is proposed: the others restrict what a run does not show
    (devices, /sys, namespaces), and proposing their narrowest rung would
    be a guess.  */
 static const struct entitle_entry_s *
-propose_rung (enum entitle_domain domain, const struct entitle_observed_s *o, struct entitle_proposal_s *p)
+propose_rung (enum entitle_domain domain, const struct judge_s *j, struct entitle_proposal_s *p)
 {
   const struct entitle_entry_s *rungs[16];
   size_t n = ladder (domain, rungs, 16), i, u = SIZE_MAX, last = SIZE_MAX;
@@ -142,17 +192,12 @@ propose_rung (enum entitle_domain domain, const struct entitle_observed_s *o, st
 
   if (n == 0)
     return NULL;
-  if (rungs[0]->policy == 0)
-    {
-      snprintf (line, sizeof (line), "%s.*: not proposed: what its rungs restrict is not seen by a run",
-                entitle_domain_name (domain));
-      entitle_proposal_note (p, line);
-      return NULL;
-    }
+  if (!entitle_ladder_proposed (domain))
+    return unproposed (domain, rungs, n, j, p);
   for (i = 0; i < n; i++)
     {
       last = u;
-      if ((u = first_denied (rungs[i], o)) == SIZE_MAX)
+      if ((u = first_denied (rungs[i], j)) == SIZE_MAX)
         break;
     }
   if (i == n)
@@ -160,7 +205,7 @@ propose_rung (enum entitle_domain domain, const struct entitle_observed_s *o, st
   if (i == 0)
     snprintf (line, sizeof (line), "nothing the run used is denied by it");
   else
-    evidence (rungs, i, o, last, line, sizeof (line));
+    evidence (rungs, i, j, last, line, sizeof (line));
   add (p, rungs[i]->name, line);
   return rungs[i];
 }
@@ -230,28 +275,57 @@ propose_values (const struct entitle_entry_s *m, const struct entitle_observed_s
       }
 }
 
+/* A capability the run asked for and was refused that no row gives.  */
+static void
+note_giverless (const struct entitle_observed_s *o, struct entitle_proposal_s *p)
+{
+  char name[64], use[160], line[256];
+  size_t i;
+
+  for (i = 0; i < o->n_caps; i++)
+    {
+      entitle_cap_name (o->caps[i].cap, name, sizeof (name));
+      if (o->caps[i].granted || entitle_cap_giver (name) != NULL)
+        continue;
+      entitle_cap_use_describe (&o->caps[i], use, sizeof (use));
+      snprintf (line, sizeof (line), "%s: not proposed: no entitlement gives it", use);
+      entitle_proposal_note (p, line);
+    }
+}
+
+/* The ladders, narrow to wide, each in the catalogue's order: a rung
+   chosen is judged beside the ones chosen before it.  */
+static void
+propose_rungs (struct judge_s *j, struct entitle_proposal_s *p)
+{
+  for (int d = DOMAIN_NETWORK; d <= DOMAIN_MODULES; d++)
+    {
+      const struct entitle_entry_s *r = propose_rung ((enum entitle_domain)d, j, p);
+      if (r && j->n_chosen < MAX_CHOSEN)
+        j->chosen[j->n_chosen++] = r;
+    }
+}
+
 void
 entitle_propose (const struct entitle_observed_s *o, struct entitle_proposal_s *p)
 {
-  const struct entitle_entry_s *chosen[MAX_DOMAINS], *rows;
-  size_t n_chosen = 0, n, i;
+  struct judge_s j = { .o = o };
+  const struct entitle_entry_s *rows;
+  size_t n, i;
   char line[256];
 
   memset (p, 0, sizeof (*p));
-  for (int d = DOMAIN_NETWORK; d <= DOMAIN_MODULES; d++)
-    {
-      const struct entitle_entry_s *r = propose_rung ((enum entitle_domain)d, o, p);
-      if (r)
-        chosen[n_chosen++] = r;
-    }
+  propose_rungs (&j, p);
   rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
     {
       const struct entitle_entry_s *m = &rows[i];
+      if (m->rung == 0 && m->value == NULL && propose_given (m, &j, p) && j.n_chosen < MAX_CHOSEN)
+        j.chosen[j.n_chosen++] = m;
       if (m->rung != 0 || m->value == NULL || m->value->covers == NULL || m->attach == 0)
         continue;
       if (m->attach & ENTITLE_LEARN_ATTACH & ~ATTACH_BIT (ATTACH_SOCK_CREATE))
-        propose_values (m, o, chosen, n_chosen, p);
+        propose_values (m, o, j.chosen, j.n_chosen, p);
       else
         {
           snprintf (line, sizeof (line), "%s: not proposed: what it allows (%s) is not seen by a run", m->name,
@@ -261,6 +335,7 @@ entitle_propose (const struct entitle_observed_s *o, struct entitle_proposal_s *
     }
   if (!o->syscalls_seen)
     entitle_proposal_note (p, "syscalls: not observed (the seccomp listener did not run): rungs proposed from the cgroup programs alone");
+  note_giverless (o, p);
 }
 
 char *

@@ -5,13 +5,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "attach.h"
+#include "cap-use.h"
 #include "denial.h"
 #include "error.h"
 
 /* entitle learn's proposal: from what a run of the workload used, the
    narrowest rung of each ladder that allows all of it and the allowlist
    values that list it, each with one line of evidence, read from the
-   catalogue rows (lib/compile/denial.h says how a row judges a use).  */
+   catalogue rows (lib/compile/denial.h says how a row judges a use,
+   lib/compile/cap-use.h a capability check).  A capability the run held
+   and used rules out the rungs that take it away; one it asked for and
+   was refused (the engine did not give it) rules out the rungs of its
+   giver's ladder that do not add it, or proposes the giver itself where
+   that is a modifier or a rung of a ladder learn does not propose.  */
 
 /* The programs entitle learn attaches in counting mode (POL_LEARN): those
    that see a use from the calling task (the packet programs see traffic,
@@ -28,7 +34,9 @@ struct entitle_observed_s
   size_t n_events;
   const struct entitle_syscall_use_s *syscalls; /**< the watched syscalls seen, each once per arguments */
   size_t n_syscalls;
-  bool syscalls_seen;         /**< the seccomp listener ran (else syscalls are not observed) */
+  bool syscalls_seen;                   /**< the seccomp listener ran (else syscalls are not observed) */
+  const struct entitle_cap_use_s *caps; /**< the capability checks seen, each (capability, result) once */
+  size_t n_caps;
   char *const *sysctl_keys;   /**< the config's linux.sysctl keys, which the runtime writes */
   unsigned unprivileged_port; /**< net.ipv4.ip_unprivileged_port_start */
 };

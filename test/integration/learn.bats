@@ -33,6 +33,32 @@ evidence() {
   sed -n "s|^  $1: ||p" <<<"$output"
 }
 
+# skip_unless_caps_watched: $output is learn's; skip with its reason where
+# no way of watching capability checks works on this kernel (bpf/cap-watch.h).
+skip_unless_caps_watched() {
+  local why
+  why=$(sed -n 's/^  capabilities: not observed on this kernel: //p' <<<"$output")
+  [ -z "$why" ] || skip "learn watches no capability check on this kernel: $why"
+  [[ "$output" =~ "capabilities seen by "(tp_btf|fexit)"/cap_capable" ]]
+  echo "# capabilities seen by ${BASH_REMATCH[1]}/cap_capable on $(uname -r)" >&3
+}
+
+# learn_watching STDERR: learn the bundle (its config kept for runs_with),
+# skipped with the reason where no capability program works; the
+# workload printed STDERR.
+learn_watching() {
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  run --separate-stderr learn
+  [ "$status" -eq 0 ]
+  skip_unless_caps_watched
+  [ "$stderr" = "$1" ]
+}
+
+# with_cap NAME: the bundle's engine gives NAME too.
+with_cap() {
+  edit_config "$BUNDLE" '.process.capabilities |= map_values(. + [$cap])' --arg cap "$1"
+}
+
 # runs_with LIST WANT...: the bundle, with LIST as its entitlements, runs
 # through entitle and prints WANT....
 runs_with() {
@@ -113,7 +139,7 @@ runs_with() {
   [[ "$(evidence security.admin)" == "keyctl(): denied by security.confined and security.view"* ]]
 }
 
-@test "learn: --write puts the proposal in the annotation and changes nothing else; it says what this kernel could not observe" {
+@test "learn: --write puts the proposal in the annotation and changes nothing else; it says what a run cannot observe" {
   make_bundle "$BUNDLE" /bin/true
   mode=$(stat -c %a "$BUNDLE/config.json")
   before=$(jq -S 'del(.annotations)' "$BUNDLE/config.json")
@@ -124,7 +150,7 @@ runs_with() {
   [ "$(jq -S 'del(.annotations)' "$BUNDLE/config.json")" = "$before" ]
   [ "$(stat -c %a "$BUNDLE/config.json")" = "$mode" ]
   [ -z "$(ls -A "$BUNDLE" | grep -v '^config.json$')" ]
-  [[ "$(jq -r '.not_observed | join("\n")' <<<"$output")" == *"capabilities: not observed"* ]]
+  [[ "$(jq -r '.not_observed | join("\n")' <<<"$output")" == *"host.devices.*: not proposed: what its rungs restrict is not seen by a run"* ]]
 }
 
 @test "learn: --duration stops a workload that does not end" {
@@ -133,4 +159,41 @@ runs_with() {
   [ "$status" -eq 0 ]
   [ "$(jq -r .run.timed_out <<<"$output")" = true ]
   [ -z "$(rnc list -q)" ]
+}
+
+@test "learn: a workload that uses no capability gets no capability evidence" {
+  make_bundle "$BUNDLE" /bin/sh -c 'i=0; while [ $i -lt 100 ]; do i=$((i+1)); done; echo $i'
+  learn_watching 100
+  [ "$(proposal)" = "network.none,security.confined" ]
+  ! grep -q CAP_ <<<"$output"
+}
+
+@test "learn: a workload that uses CAP_NET_ADMIN (the engine gave it) gets network.admin, the capability as evidence" {
+  probe_bundle "$BUNDLE" "netadmin"
+  with_cap CAP_NET_ADMIN
+  learn_watching "netadmin: ok"
+  # security.confined stays: network.admin adds CAP_NET_ADMIN after its bound.
+  [ "$(proposal)" = "network.admin,security.confined" ]
+  [ "$(evidence network.admin)" = "CAP_NET_ADMIN used by ioctl(): denied by network.none and network.user and network.proxy (it takes CAP_NET_ADMIN away)" ]
+  write_entitle_config "{\"state_dir\": \"$STATE\", \"grant\": [\"network.admin\", \"network.proxy\"]}"
+  runs_with "network.admin,security.confined" "netadmin: ok"
+  runs_with "network.proxy,security.confined" "netadmin: EPERM"
+}
+
+@test "learn: a workload refused CAP_NET_ADMIN (the engine did not give it) gets network.admin, which gives it" {
+  probe_bundle "$BUNDLE" "netadmin"
+  learn_watching "netadmin: EPERM"
+  [ "$(proposal)" = "network.admin,security.confined" ]
+  [ "$(evidence network.admin)" = "CAP_NET_ADMIN asked for by ioctl(), refused in the run: denied by network.none and network.user and network.proxy (it does not give CAP_NET_ADMIN)" ]
+  write_entitle_config "{\"state_dir\": \"$STATE\", \"grant\": [\"network.admin\"]}"
+  runs_with "network.admin,security.confined" "netadmin: ok"
+}
+
+@test "learn: a workload that writes a file it does not own with CAP_DAC_OVERRIDE gets security.admin" {
+  make_bundle "$BUNDLE" /bin/sh -c 'echo x >/dev/shm/f && chown 1000 /dev/shm/f && chmod 600 /dev/shm/f && printf "write: "; /probe write /dev/shm/f'
+  learn_watching "write: ok"
+  [ "$(proposal)" = "network.none,security.admin" ]
+  [ "$(evidence security.admin)" = "CAP_DAC_OVERRIDE used by openat(): denied by security.confined and security.view (it takes CAP_DAC_OVERRIDE away)" ]
+  runs_with "network.none,security.admin" "write: ok"
+  runs_with "network.none,security.view" "write: EACCES"
 }

@@ -41,7 +41,7 @@ struct part_s
   const char *mechanism;
   char detail[96]; /**< the attach types, for cgroup BPF */
   enum part_state state;
-  char reason[256]; /**< "enforced by ...", the missing mechanism, or why not probed */
+  char reason[384]; /**< "enforced by ...", the missing mechanism, or why not probed */
 };
 
 #define MAX_PARTS (8 + ENTITLE_CUSTOM_PARTS)
@@ -141,11 +141,13 @@ cgroup_part (unsigned needed, const struct host_s *host, struct part_s *p)
 }
 
 static void
-landlock_part (const struct host_s *host, struct part_s *p)
+landlock_part (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *p)
 {
+  char why[192];
+
   if (not_probed (p, host))
     return;
-  if (host->probe->landlock_abi > 0)
+  if (!entitle_landlock_lacks (e, host->probe->landlock_abi, why, sizeof (why)))
     {
       p->state = PART_ENFORCED;
       snprintf (p->reason, sizeof (p->reason),
@@ -154,8 +156,9 @@ landlock_part (const struct host_s *host, struct part_s *p)
       return;
     }
   snprintf (p->reason, sizeof (p->reason),
-            "NOT enforceable here: Landlock (in-container helper entitle-init), which this kernel lacks; "
-            "create refuses it unless on_unenforceable is \"warn\"");
+            "NOT enforceable here: Landlock (in-container helper entitle-init): %s; create refuses it unless "
+            "on_unenforceable is \"warn\"",
+            why);
 }
 
 /* An admin's program at a seed interface: used on this host, or not (the
@@ -216,7 +219,7 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
   if (needed)
     cgroup_part (needed, host, add_part (parts, &n, "cgroup BPF", PART_ENFORCED));
   if (e->fx & FX_LANDLOCK)
-    landlock_part (host, add_part (parts, &n, "Landlock", PART_UNENFORCEABLE));
+    landlock_part (e, host, add_part (parts, &n, "Landlock", PART_UNENFORCEABLE));
   for (i = 0; i < e->n_progs && i < ENTITLE_CUSTOM_PARTS; i++)
     if (e->progs[i].point >= ATTACH_COUNT)
       seed_part (e, &e->progs[i], host,

@@ -74,8 +74,10 @@
 static const struct entitle_entry_s catalogue[] = {
   /* fs.*: Landlock, applied by the in-container helper entitle-init
      (lib/compile/landlock.c); refused where the kernel has no Landlock.  */
-  { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths (plus what is needed to run) are readable" },
-  { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .summary = "only these paths are writable" },
+  { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 1, .summary = "only these paths (plus what is needed to run) are readable" },
+  /* XXX ABI 3 made truncate(2) a right: before it, a file outside the
+     paths can be truncated by name (Debian 12's 6.1 has ABI 2).  */
+  { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 3, .landlock_below = "truncate(2) of a file outside the listed paths", .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
   { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },

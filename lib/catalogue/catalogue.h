@@ -119,6 +119,8 @@ struct entitle_entry_s
   const char *const *sys_deny;  /**< blocked whatever the arguments */
   const char *const *sys_allow; /**< allowed (beyond what added capabilities gate) */
   unsigned fx;
+  int landlock_abi;               /**< FX_LANDLOCK: the Landlock ABI that holds all of it */
+  const char *landlock_below;     /**< what an older ABI leaves open */
   unsigned policy;                /**< POL_* bits for the cgroup programs (bpf/progs/policy.h) */
   unsigned attach;                /**< the cgroup programs it needs (ATTACH_BIT mask) */
   entitle_bpf_fill_fn fill;       /**< puts each value into the policy, for a modifier the programs read */

@@ -11,6 +11,7 @@
 #include "landlock.h"
 #include "namespaces.h"
 #include "paths.h"
+#include "probe.h"
 #include "resolve.h"
 #include "seccomp-rules.h"
 #include "strset.h"
@@ -179,11 +180,11 @@ note_unenforceable (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, 
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *r = set->items[i].entry;
-      char what[128];
-      if ((r->fx & FX_LANDLOCK) == 0 || entitle_landlock_available (ctx))
+      char what[128], why[256];
+      if ((r->fx & FX_LANDLOCK) == 0 || !entitle_landlock_lacks (r, entitle_landlock_abi (ctx), why, sizeof (why)))
         continue;
       snprintf (what, sizeof (what), "entitlement `%s`", r->name);
-      entitle_outcome_lack (out, what, "it needs Landlock, which this kernel lacks");
+      entitle_outcome_lack (out, what, "%s", why);
     }
 }
 

@@ -82,11 +82,12 @@ entitle_paths (const struct entitle_entry_s *e, const struct entitle_probe_s *p,
     }
   if (e->fx & FX_LANDLOCK)
     {
-      q = add (out, &n, ENTITLE_PATH_LANDLOCK, false, p->landlock_abi > 0);
+      char why[sizeof (q->reason)];
+      q = add (out, &n, ENTITLE_PATH_LANDLOCK, false, !entitle_landlock_lacks (e, p->landlock_abi, why, sizeof (why)));
       if (q->taken)
         snprintf (q->reason, sizeof (q->reason), "the in-container helper entitle-init, ABI %d", p->landlock_abi);
       else
-        snprintf (q->reason, sizeof (q->reason), "this kernel has no Landlock");
+        snprintf (q->reason, sizeof (q->reason), "%s", why);
     }
   return n;
 }

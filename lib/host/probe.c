@@ -304,6 +304,19 @@ entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point)
   return NULL;
 }
 
+bool
+entitle_landlock_lacks (const struct entitle_entry_s *e, int abi, char *why, size_t len)
+{
+  if (abi <= 0)
+    snprintf (why, len, "it needs Landlock, which this kernel lacks");
+  else if (abi < e->landlock_abi)
+    snprintf (why, len, "it needs Landlock ABI %d, and this kernel has ABI %d: %s would stay allowed", e->landlock_abi,
+              abi, e->landlock_below ? e->landlock_below : "part of it");
+  else
+    return false;
+  return true;
+}
+
 #ifndef __NR_landlock_create_ruleset
 #define __NR_landlock_create_ruleset 444
 #endif

@@ -7,6 +7,8 @@
 #include "json.h"
 #include "attach.h"
 
+struct entitle_entry_s;
+
 /* What this kernel offers entitle (DESIGN §4).  The probing itself
    (bpf/probe-run.c) needs libbpf and lives with the hook; the shim only
    reads the result as JSON (`entitle-hook probe --json`, cached in
@@ -64,5 +66,13 @@ unsigned entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed
  * and installs it once per host.
  */
 const char *entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point);
+
+/**
+ * Whether Landlock ABI @abi (0: none) holds the whole promise of @e, a
+ * row with FX_LANDLOCK: false, or true with the reason into @why (what an
+ * older ABI leaves open, and the ABI it needs).  The one answer compile,
+ * `entitle probe`'s paths and explain give.
+ */
+bool entitle_landlock_lacks (const struct entitle_entry_s *e, int abi, char *why, size_t len);
 
 #endif

@@ -61,10 +61,12 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   [ "$status" -eq 0 ]
   printf '%s\n' "$output" | grep -Eq "^    cgroup BPF \(sock_create, connect4, connect6, sendmsg4, sendmsg6, skb_egress\): $host_says"
   [[ "$output" == *"  Landlock: applied by entitle-init, the in-container helper"* ]]
-  if [ "$abi" -gt 0 ]; then
+  if [ "$abi" -ge 3 ]; then
     [[ "$output" == *"    Landlock: enforced by Landlock (in-container helper entitle-init; the kernel has Landlock ABI $abi)"* ]]
+  elif [ "$abi" -gt 0 ]; then
+    [[ "$output" == *"    Landlock: NOT enforceable here: Landlock (in-container helper entitle-init): it needs Landlock ABI 3, and this kernel has ABI $abi: truncate(2) of a file outside the listed paths would stay allowed; create refuses it unless on_unenforceable is \"warn\""* ]]
   else
-    [[ "$output" == *'    Landlock: NOT enforceable here: Landlock (in-container helper entitle-init), which this kernel lacks; create refuses it unless on_unenforceable is "warn"'* ]]
+    [[ "$output" == *'    Landlock: NOT enforceable here: Landlock (in-container helper entitle-init): it needs Landlock, which this kernel lacks; create refuses it unless on_unenforceable is "warn"'* ]]
   fi
 }
 

@@ -13,7 +13,8 @@ load helpers
 
 setup() {
   common_setup
-  if [ "$("$ENTITLE" probe --json | jq -r .landlock_abi)" -lt 1 ] 2>/dev/null; then
+  LANDLOCK_ABI=$("$ENTITLE" probe --json | jq -r .landlock_abi)
+  if [ "$LANDLOCK_ABI" -lt 1 ] 2>/dev/null; then
     skip "this kernel has no Landlock: fs.* are refused here (test-landlock covers the refusal)"
   fi
   # The exec marks and the probe cache in the test's own state_dir.
@@ -24,6 +25,13 @@ setup() {
 teardown() {
   common_teardown
   [ -z "$NETNS" ] || ip netns delete "$NETNS" 2>/dev/null || true
+}
+
+# require_fs_write: skip where the kernel's Landlock cannot hold all of
+# fs.write (ABI 3 made truncate(2) a right), which create refuses there.
+require_fs_write() {
+  [ "$LANDLOCK_ABI" -ge 3 ] ||
+    skip "this kernel's Landlock ABI $LANDLOCK_ABI has no truncate right: create refuses fs.write (tested below)"
 }
 
 # writable_bundle ARG...: make_bundle running ARG... on a writable copy of
@@ -61,6 +69,7 @@ process_file() {
 }
 
 @test "fs.write=/tmp: /etc/x cannot be created (EACCES), /tmp/x can, reading works; plain runc writes both" {
+  require_fs_write
   writable_bundle /bin/sh -c "$WRITES"
   run_bundle rnc
   [ "$status" -eq 0 ]
@@ -80,6 +89,7 @@ process_file() {
 }
 
 @test "fs.write: the helper is gone once the command runs: pid 1 is the command, confined (NoNewPrivs)" {
+  require_fs_write
   writable_bundle /probe sleep 600
   set_entitlements "$BUNDLE" fs.write=/tmp
   create_started ent "$BUNDLE" "$CTID"
@@ -94,6 +104,7 @@ process_file() {
 }
 
 @test "fs.write: exec (plain and --process) is confined as the container; plain runc exec writes" {
+  require_fs_write
   writable_bundle /probe sleep 600
   create_started rnc "$BUNDLE" "$CTID"
   run --separate-stderr rnc exec "$CTID" /bin/sh -c "$WRITES"
@@ -135,6 +146,7 @@ process_file() {
 }
 
 @test "fs.write: a path missing in the container stops it before the command runs, in one line" {
+  require_fs_write
   writable_bundle /bin/sh -c 'echo the command ran'
   set_entitlements "$BUNDLE" fs.write=/nonexistent
   run -127 --separate-stderr ent run -b "$BUNDLE" "$CTID" </dev/null
@@ -144,6 +156,7 @@ process_file() {
 }
 
 @test "crun: fs.write=/tmp confines the container and a plain exec; plain crun writes" {
+  require_fs_write
   require_crun
   writable_bundle /bin/sh -c "$WRITES"
   run --separate-stderr crn run -b "$BUNDLE" "$CTID" </dev/null
@@ -170,6 +183,7 @@ process_file() {
 # cgroup programs see it, with EACCES where they say EPERM, so the errno
 # tells which layer refused.
 @test "fs.write with network.bind and network.egress: Landlock's TCP rules refuse first (EACCES), never what the programs allow" {
+  require_fs_write
   NETNS="entitle-$$-$BATS_TEST_NUMBER"
   ip netns add "$NETNS"
   ip -n "$NETNS" link set lo up
@@ -196,4 +210,38 @@ process_file() {
   run_bundle ent
   expect_lines "bind 8081: ok" "bind 8080: ok" "bind 0: ok" "connect 10.200.0.1 81: ECONNREFUSED" \
     "connect 10.200.0.1 80: ECONNREFUSED"
+}
+
+@test "fs.write: truncate(2) of a file outside the paths is refused (Landlock ABI 3); plain runc truncates" {
+  require_fs_write
+  writable_bundle /probe truncate /etc/passwd
+  run_bundle rnc
+  [ "$output" = ok ]
+  [ ! -s "$BATS_TEST_TMPDIR/rootfs/etc/passwd" ]
+  writable_bundle /probe truncate /etc/passwd
+  set_entitlements "$BUNDLE" fs.write=/tmp
+  run_bundle ent
+  [ "$output" = EACCES ]
+  [ -s "$BATS_TEST_TMPDIR/rootfs/etc/passwd" ]
+}
+
+# Debian 12's 6.1 has Landlock ABI 2: no truncate right.  What fs.write
+# cannot hold there is never silently missing.
+@test "fs.write: where Landlock lacks the truncate right (ABI < 3), create refuses it; under on_unenforceable warn it runs, says so, and only truncate stays open" {
+  [ "$LANDLOCK_ABI" -lt 3 ] || skip "this kernel's Landlock ABI $LANDLOCK_ABI holds all of fs.write (the test above)"
+  writable_bundle /bin/sh -c "/probe write /etc/group; /probe truncate /etc/passwd"
+  set_entitlements "$BUNDLE" fs.write=/tmp
+  before=$(fingerprint "$BUNDLE")
+  run_bundle ent
+  one_error_line
+  [ "$stderr" = "entitle: entitlement \`fs.write\` cannot be enforced here: it needs Landlock ABI 3, and this kernel has ABI $LANDLOCK_ABI: truncate(2) of a file outside the listed paths would stay allowed" ]
+  [ "$(fingerprint "$BUNDLE")" = "$before" ]
+  [ -s "$BATS_TEST_TMPDIR/rootfs/etc/passwd" ]
+
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"on_unenforceable\": \"warn\"}"
+  run_bundle ent
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"entitle: warning: entitlement \`fs.write\` not enforced: it needs Landlock ABI 3"* ]]
+  expect_lines EACCES ok
+  [ ! -s "$BATS_TEST_TMPDIR/rootfs/etc/passwd" ]
 }

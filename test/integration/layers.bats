@@ -35,8 +35,9 @@ probe() {
   # and a createRuntime hook without poststop (runc manages the cgroup).
   [ "$(jq -r '.process.args[0]' <<<"$output")" = /probe ]
   [ "$(jq -r '.hooks | keys | join(",")' <<<"$output")" = createRuntime ]
-  # With fs.write the helper comes, with Landlock's rules only.
-  set_entitlements "$BUNDLE" "security.confined,fs.write=/tmp"
+  # With fs.read the helper comes, with Landlock's rules only (fs.write
+  # needs Landlock ABI 3, which a 6.1 kernel lacks).
+  set_entitlements "$BUNDLE" "security.confined,fs.read=/tmp"
   run --separate-stderr "$ENTITLE" compile -b "$BUNDLE"
   [ "$status" -eq 0 ]
   [[ "$(jq -c '.process.args' <<<"$output")" != *seccomp-fd* ]]
@@ -80,10 +81,19 @@ probe() {
 }
 
 @test "layers: BPF LSM: a confined container's signal to a task outside its cgroup is refused (task_kill)" {
-  [ "$(probe .lsm_cgroup)" = true ] || skip "this kernel does not run lsm_cgroup programs: $(probe .lsm_cgroup_error)"
+  require_lsm
+  # The host's pid namespace, so that the container sees the task; the
+  # attack under plain runc first: CAP_KILL (Docker's default, which
+  # confined keeps) kills it.
   sleep 300 &
   outside=$!
-  # The host's pid namespace, so that the container sees the task.
+  make_bundle "$BUNDLE" /bin/sh -c "kill $outside 2>&1; echo status \$?"
+  edit_config "$BUNDLE" '.linux.namespaces |= map(select(.type != "pid"))'
+  run_bundle rnc "$BUNDLE" "$CTID-runc"
+  [ "$output" = "status 0" ]
+  ! kill -0 "$outside" 2>/dev/null
+  sleep 300 &
+  outside=$!
   make_bundle "$BUNDLE" /bin/sh -c "kill $outside 2>&1; echo status \$?"
   edit_config "$BUNDLE" '.linux.namespaces |= map(select(.type != "pid"))'
   set_entitlements "$BUNDLE" security.confined
@@ -119,21 +129,21 @@ require_lsm() {
   expect_lines started EPERM
 }
 
-# lsm_only_bundle DIR COMMAND...: a bundle rewritten by entitle for
-# security.confined (its hook included, which attaches the BPF LSM
-# programs), then given CAP_SYS_ADMIN back and no seccomp filter: where
-# seccomp and capabilities would let a mount through, only the BPF LSM
-# layer stands in its way.  Run by bare runc; the hook the config names
-# does what it does under entitle.
+# lsm_only_bundle DIR JQ PROBE...: a probe_bundle edited by JQ, rewritten
+# by entitle for security.confined (its hook included, which attaches the
+# BPF LSM programs), then given CAP_SYS_ADMIN back, no seccomp filter, and
+# JQ again: where seccomp, capabilities and mounts would let the probes
+# through, only the BPF LSM layer stands in their way.  Run by bare runc;
+# the hook the config names does what it does under entitle.
 lsm_only_bundle() {
-  local dir=$1
-  shift
+  local dir=$1 jq=$2
+  shift 2
   probe_bundle "$dir" "$@"
-  edit_config "$dir" '.process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"])'
+  edit_config "$dir" "$jq"' | .process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"])'
   set_entitlements "$dir" security.confined
   "$ENTITLE" compile -b "$dir" >"$dir/config.json.new"
   mv "$dir/config.json.new" "$dir/config.json"
-  edit_config "$dir" 'del(.linux.seccomp) | .process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"] | unique)'
+  edit_config "$dir" "$jq"' | del(.linux.seccomp) | .process.capabilities |= map_values(. + ["CAP_SYS_ADMIN"] | unique)'
 }
 
 @test "layers: BPF LSM: the confined container's process cannot mount from its first instruction (sb_mount, move_mount)" {
@@ -147,11 +157,26 @@ lsm_only_bundle() {
   expect_lines "mount /tmp: ok" "move-mount /tmp: ok"
   # The same container, with only entitle's BPF LSM layer of
   # security.confined: refused from its first instruction.
-  lsm_only_bundle "$BUNDLE" "mount /tmp" "move-mount /tmp"
+  lsm_only_bundle "$BUNDLE" . "mount /tmp" "move-mount /tmp"
   [ "$(jq -r '.hooks.createRuntime[0].args[1]' "$BUNDLE/config.json")" = createRuntime ]
   [ "$(jq -r '.linux.seccomp' "$BUNDLE/config.json")" = null ]
   run_bundle rnc "$BUNDLE" "$CTID-lsm"
   expect_lines "mount /tmp: EPERM" "move-mount /tmp: EPERM"
+}
+
+# security.confined makes /proc/sys read-only and its cgroup program
+# refuses a sysctl write; the LSM program refuses the open itself, where
+# the mount would let it through (a runtime that skips readonlyPaths).
+@test "layers: BPF LSM: a confined container cannot open /proc/sys for writing but the keys linux.sysctl sets (file_open)" {
+  require_lsm
+  local sysctls='.linux.sysctl = {"net.ipv4.ip_forward": "1"} | .linux.readonlyPaths -= ["/proc/sys"]'
+  probe_bundle "$BUNDLE" "write /proc/sys/net/ipv4/ip_forward" "write /proc/sys/net/ipv4/ping_group_range"
+  edit_config "$BUNDLE" "$sysctls"
+  run_bundle rnc "$BUNDLE"
+  expect_lines "write /proc/sys/net/ipv4/ip_forward: ok" "write /proc/sys/net/ipv4/ping_group_range: ok"
+  lsm_only_bundle "$BUNDLE" "$sysctls" "write /proc/sys/net/ipv4/ip_forward" "write /proc/sys/net/ipv4/ping_group_range"
+  run_bundle rnc "$BUNDLE" "$CTID-lsm"
+  expect_lines "write /proc/sys/net/ipv4/ip_forward: ok" "write /proc/sys/net/ipv4/ping_group_range: EPERM"
 }
 
 # enter_and_mount PID: a host process (all capabilities, no seccomp) that

@@ -194,11 +194,18 @@ paths_of() {
     [[ "$bind" == *"; not BPF LSM (socket_listen): "* ]]
     [[ "$confined" == *"; not BPF LSM (file_open, sb_mount, move_mount, task_kill): "* ]]
   fi
-  # fs.* takes Landlock, or says why not; a row of capabilities only has no line.
-  if [ "$(jq -r .landlock_abi "$PROBE_JSON")" -gt 0 ]; then
+  # fs.* takes Landlock, or says why not: fs.write needs ABI 3 (truncate);
+  # a row of capabilities only has no line.
+  abi=$(jq -r .landlock_abi "$PROBE_JSON")
+  if [ "$abi" -ge 3 ]; then
     [ "$(paths_of fs.write)" = Landlock ]
+  elif [ "$abi" -gt 0 ]; then
+    [ "$(paths_of fs.write)" = "not Landlock: it needs Landlock ABI 3, and this kernel has ABI $abi: truncate(2) of a file outside the listed paths would stay allowed" ]
   else
-    [ "$(paths_of fs.write)" = "not Landlock: this kernel has no Landlock" ]
+    [ "$(paths_of fs.write)" = "not Landlock: it needs Landlock, which this kernel lacks" ]
+  fi
+  if [ "$abi" -gt 0 ]; then
+    [ "$(paths_of fs.read)" = Landlock ]
   fi
   [ -z "$(paths_of network.proxy)" ]
 }

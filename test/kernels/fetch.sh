@@ -17,8 +17,9 @@ meta=$1
 cache=$2
 # The modules of a guest whose root is the host's, shared over virtio 9p,
 # with a tmpfs overlay on top (where the kernel builds them in, modprobe
-# prints "builtin" and nothing is loaded).
-want="virtio_pci 9pnet_virtio 9p overlay"
+# prints "builtin" and nothing is loaded), and loop, whose
+# /dev/loop-control the device cgroup tests open.
+want="virtio_pci 9pnet_virtio 9p overlay loop"
 
 die() {
 	echo "fetch.sh: $*" >&2
@@ -31,7 +32,7 @@ pkg=$(apt-cache depends --important "$meta" 2>/dev/null |
 ver=$(apt-cache show --no-all-versions "$pkg" | sed -n 's/^Version: //p' | head -n 1)
 [ -n "$ver" ] || die "no version of $pkg"
 dir=$cache/${pkg}_$ver
-if [ -f "$dir/modules.list" ]; then
+if [ -f "$dir/modules.list" ] && [ "$(cat "$dir/wanted" 2>/dev/null)" = "$want" ]; then
 	echo "$dir"
 	exit 0
 fi
@@ -61,6 +62,7 @@ while read -r path; do
 	esac
 	echo "${name%.xz}" >>"$work/out/modules.list"
 done <"$work/paths"
+echo "$want" >"$work/out/wanted"
 rm -rf "$dir"
 mv "$work/out" "$dir"
 echo "$dir"

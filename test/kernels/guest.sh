@@ -79,9 +79,27 @@ fi
 for t in $UNIT_TESTS; do
 	run_tap "unit-$(basename "$t")" "$BUILDDIR/$t"
 done
+# this_row ROWS: ROWS (comma-separated) names this row.
+this_row() {
+	case ",$1," in
+	*",$ROW,"*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 n=0
 grep -v -e '^#' -e '^$' "$TESTS" | while read -r file filter; do
 	n=$((n + 1))
+	case $file in
+	*.bats) ;;
+	*)
+		# A line for some rows only: ROWS FILE [REGEX].
+		this_row "$file" || continue
+		file=${filter%% *}
+		filter=${filter#"$file"}
+		filter=${filter# }
+		;;
+	esac
 	name=$(printf 'int-%02d-%s' "$n" "${file%.bats}")
 	if [ -n "$filter" ]; then
 		run_tap "$name" bats --tap -f "$filter" "$SRCDIR/test/integration/$file"

@@ -22,6 +22,7 @@
      ptrace               a child asks to be traced (PTRACE_TRACEME)
      setuid UID           setuid(UID)
      chown PATH UID       chown PATH to UID
+     truncate PATH        truncate(2) PATH, by name, to 0 bytes
      mknod-dev PATH [MAJ MIN]  a character device node (default 1:3)
      mkfifo PATH          a FIFO through the same mknod(2)
      sysctl KEY VALUE     write VALUE to /proc/sys/KEY (dots for slashes)
@@ -1405,6 +1406,8 @@ main (int argc, char **argv)
     return do_ptrace ();
   if (strcmp (cmd, "setuid") == 0 && argc == 1)
     return report (setuid (atoi (argv[0])));
+  if (strcmp (cmd, "truncate") == 0 && argc == 1)
+    return report (truncate (argv[0], 0));
   if (strcmp (cmd, "chown") == 0 && argc == 2)
     return report (chown (argv[0], atoi (argv[1]), -1));
   if (strcmp (cmd, "mknod-dev") == 0 && (argc == 1 || argc == 3))

@@ -86,6 +86,9 @@ int shim_capture (const char *runtime, char *const *argv, char **out, size_t *le
 /** Print @doc on stdout as JSON for people (indented).  */
 int shim_print_json (const json_t *doc, entitle_error_t *err);
 
+/** Print @doc on stdout as one line of JSON, and flush (a stream of objects).  */
+int shim_print_json_line (const json_t *doc, entitle_error_t *err);
+
 /** Read and parse a JSON file of at most 16 MiB. */
 int shim_load_json (const char *path, char **raw, size_t *len, json_t **out, entitle_error_t *err);
 

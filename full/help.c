@@ -66,6 +66,7 @@ static const struct shim_option_s help_only[] = { HELP_OPTION, END_OPTIONS };
 static const struct shim_option_s why_options[] = {
   { "--json", NULL, ARG_NONE, NULL, "print JSON" },
   { "--since", NULL, ARG_TEXT, "DURATION", "only denials this recent: 90s, 10m, 1h, 2d" },
+  { "--follow", NULL, ARG_NONE, NULL, "print the denials as they happen, seccomp's too, until interrupted" },
   HELP_OPTION,
   END_OPTIONS,
 };
@@ -135,13 +136,16 @@ static const struct shim_help_s commands[] = {
     "containers lose that layer until the next create that takes it installs entitle's again.  A hook "
     "locked with deny_reset (the admin configuration's \"lock\") refuses until a reboot.",
     help_only, false },
-  { "why", HELP_OWN, "[ID] [--json] [--since DURATION]", "recent denials, the entitlement behind each and the one that would allow it",
+  { "why", HELP_OWN, "[ID] [--json] [--since DURATION | --follow]",
+    "recent denials, the entitlement behind each and the one that would allow it",
     "List the denials entitle's cgroup programs recorded on this host (or those of container ID, also for "
     "two hours after it was deleted): when, which container, what was denied (socket family, destination, "
     "port, sysctl), the entitlement whose rule denied it, and the entitlement that would allow it (or none). "
     "The programs record at most 16 denials a minute per container, in one store of the last 8192 that "
     "outlives the containers; the admin config's \"denials\": false turns recording off.  Seccomp denials "
-    "are not recorded on this host (the note says why).",
+    "are not recorded: --follow shows them as they happen, with the cgroup programs' new records, through an "
+    "fexit program it attaches for as long as it runs (every seccomp'd syscall of the host costs more while it "
+    "is), where the kernel allows it; the note says whether it does here, or why not.",
     why_options, false },
   { "learn", HELP_OWN, "-b DIR [--duration SECONDS] [--json] [--write]",
     "run a bundle once and propose the narrowest entitlements it needs",

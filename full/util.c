@@ -31,15 +31,28 @@ shim_capture (const char *runtime, char *const *argv, char **out, size_t *len, e
   return entitle_capture (runtime, argv, STDOUT_FILENO, out, len, err);
 }
 
-int
-shim_print_json (const json_t *doc, entitle_error_t *err)
+static int
+print_json (const json_t *doc, bool line, entitle_error_t *err)
 {
   cleanup_free char *text = NULL;
   size_t len;
-  int ret = json_generate (doc, &text, &len, err);
+  int ret = line ? json_generate_compact (doc, &text, &len, err) : json_generate (doc, &text, &len, err);
 
   if (UNLIKELY (ret < 0))
     return ret;
   fwrite (text, 1, len, stdout);
+  fflush (stdout);
   return 0;
+}
+
+int
+shim_print_json (const json_t *doc, entitle_error_t *err)
+{
+  return print_json (doc, false, err);
+}
+
+int
+shim_print_json_line (const json_t *doc, entitle_error_t *err)
+{
+  return print_json (doc, true, err);
 }

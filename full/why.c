@@ -12,22 +12,17 @@
 #include "cgroup-record.h"
 #include "commands.h"
 #include "denial.h"
-#include "seccomp-notify.h"
+#include "seccomp-denials.h"
 #include "utils.h"
+#include "why.h"
 
-/* entitle why [ID] [--json] [--since DURATION]: the recent denials of
-   entitle's cgroup programs on this host (or of container ID, also after
-   it was deleted), each with the entitlement whose rule denied it and the
-   one that would allow it.  Read from the store the programs write
-   (bpf/progs/policy.h) and the records entitle-hook keeps of which
-   container each cgroup was (lib/host/cgroup-record.h).  */
-
-struct why_opts
-{
-  const char *id;
-  bool json;
-  double since; /* seconds, 0: all */
-};
+/* entitle why [ID] [--json] [--since DURATION | --follow]: the recent
+   denials of entitle's cgroup programs on this host (or of container ID,
+   also after it was deleted), each with the entitlement whose rule denied
+   it and the one that would allow it.  Read from the store the programs
+   write (bpf/progs/policy.h) and the records entitle-hook keeps of which
+   container each cgroup was (lib/host/cgroup-record.h).  --follow prints
+   them as they happen instead, seccomp's too (full/why-follow.c).  */
 
 /* "90", "90s", "10m", "1h", "2d".  */
 static bool
@@ -70,6 +65,8 @@ parse_opts (struct shim_s *s, struct why_opts *o, entitle_error_t *err)
 
       if (strcmp (a, "--json") == 0)
         o->json = true;
+      else if (strcmp (a, "--follow") == 0)
+        o->follow = true;
       else if (strcmp (a, "--since") == 0 || strncmp (a, "--since=", 8) == 0)
         {
           const char *v = a[7] == '=' ? a + 8 : (i + 1 < s->argc ? s->argv[++i] : NULL);
@@ -81,12 +78,13 @@ parse_opts (struct shim_s *s, struct why_opts *o, entitle_error_t *err)
       else
         return entitle_make_error (err, EINVAL, "why: unknown argument `%s`", a);
     }
+  if (o->follow && o->since > 0)
+    return entitle_make_error (err, EINVAL, "why: `--follow` shows the denials from now on, `--since` those before");
   return 0;
 }
 
-/* The wall-clock time of a CLOCK_BOOTTIME stamp.  */
-static time_t
-wall_time (uint64_t boot_ns)
+time_t
+why_wall_time (uint64_t boot_ns)
 {
   struct timespec boot, real;
 
@@ -110,11 +108,8 @@ denial_free (struct denial_s *d)
   free (d->allowed_by);
 }
 
-/* The container's set, from the hook's record of the cgroup (empty when
-   there is none, or it does not parse: a custom row the admin config no
-   longer defines).  */
-static void
-record_set (const struct entitle_catalogue_s *cat, const struct entitle_cgroup_record_s *r, struct entitle_set_s *set)
+void
+why_record_set (const struct entitle_catalogue_s *cat, const struct entitle_cgroup_record_s *r, struct entitle_set_s *set)
 {
   entitle_error_t err = NULL;
 
@@ -133,7 +128,7 @@ explain_one (const struct entitle_catalogue_s *cat, const struct entitle_event *
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   const struct entitle_request_s *denier;
   const struct entitle_entry_s *row = NULL;
-  time_t t = wall_time (ev->time);
+  time_t t = why_wall_time (ev->time);
   int point = entitle_event_point (ev);
   size_t n, i;
 
@@ -146,7 +141,7 @@ explain_one (const struct entitle_catalogue_s *cat, const struct entitle_event *
   else
     snprintf (d->container, sizeof (d->container), "cgroup %" PRIu64, (uint64_t)ev->cgroup);
   if (have_record)
-    record_set (cat, r, &set);
+    why_record_set (cat, r, &set);
   if ((denier = entitle_event_denier (&set, ev)) != NULL)
     {
       d->denied_by = entitle_denier_name (&set, denier);
@@ -182,7 +177,7 @@ to_json (const struct entitle_event *ev, const struct entitle_cgroup_record_s *r
          const struct denial_s *d)
 {
   json_t *o = json_new (JSON_OBJECT);
-  time_t t = wall_time (ev->time);
+  time_t t = why_wall_time (ev->time);
   char iso[32];
 
   strftime (iso, sizeof (iso), "%Y-%m-%dT%H:%M:%SZ", gmtime (&t));
@@ -218,6 +213,49 @@ wanted (const struct entitle_cgroup_record_s *mine, size_t n_mine, uint64_t cgro
   return false;
 }
 
+int
+why_show_event (struct shim_s *s, const struct why_opts *o, const struct entitle_event *ev, json_t *arr,
+                entitle_error_t *err)
+{
+  struct entitle_cgroup_record_s r = { 0 };
+  bool have = entitle_cgroup_record_read (s->ctx->config->state_dir, ev->cgroup, &r);
+  struct denial_s d;
+  json_t *j = NULL;
+  int ret = 0;
+
+  explain_one (&s->ctx->config->catalogue, ev, &r, have, &d);
+  if (o->json)
+    j = to_json (ev, &r, have, &d);
+  if (arr)
+    json_push (arr, j);
+  else if (j)
+    {
+      ret = shim_print_json_line (j, err);
+      json_free (j);
+    }
+  else
+    print_text (ev, &d);
+  denial_free (&d);
+  entitle_cgroup_record_free (&r);
+  return ret;
+}
+
+/* Why seccomp denials are not in the store, one line into @why: where this
+   kernel runs the follower's program (loaded and attached once, then taken
+   off), that --follow shows them; otherwise the kernel's reason.  */
+static void
+seccomp_note (char *why, size_t len)
+{
+  static const char what[] = "seccomp denials (a socket family under network.none or network.user, a syscall "
+                             "under security.*)";
+  char reason[256];
+
+  if (entitle_seccomp_denials_supported (reason, sizeof (reason)))
+    snprintf (why, len, "%s are not kept: `entitle why --follow` shows them as they happen (docs/denials.md)", what);
+  else
+    snprintf (why, len, "%s are not observable on this host: %s (docs/denials.md)", what, reason);
+}
+
 static int
 list (struct shim_s *s, const struct why_opts *o, const struct entitle_event *ev, size_t n,
       const struct entitle_cgroup_record_s *mine, size_t n_mine, entitle_error_t *err)
@@ -229,24 +267,10 @@ list (struct shim_s *s, const struct why_opts *o, const struct entitle_event *ev
   size_t i;
 
   for (i = 0; i < n; i++)
-    {
-      struct entitle_cgroup_record_s r = { 0 };
-      struct denial_s d;
-      bool have;
-
-      if (ev[i].rule == 0 || (o->since > 0 && difftime (now, wall_time (ev[i].time)) > o->since)
-          || (o->id && !wanted (mine, n_mine, ev[i].cgroup)))
-        continue;
-      have = entitle_cgroup_record_read (s->ctx->config->state_dir, ev[i].cgroup, &r);
-      explain_one (&s->ctx->config->catalogue, &ev[i], &r, have, &d);
-      if (o->json)
-        json_push (arr, to_json (&ev[i], &r, have, &d));
-      else
-        print_text (&ev[i], &d);
-      denial_free (&d);
-      entitle_cgroup_record_free (&r);
-    }
-  entitle_seccomp_denials_unobserved (reason, sizeof (reason));
+    if (ev[i].rule != 0 && (o->since <= 0 || difftime (now, why_wall_time (ev[i].time)) <= o->since)
+        && (o->id == NULL || wanted (mine, n_mine, ev[i].cgroup)))
+      why_show_event (s, o, &ev[i], o->json ? arr : NULL, err);
+  seccomp_note (reason, sizeof (reason));
   if (!o->json)
     {
       printf ("note: %s\n", reason);
@@ -269,6 +293,13 @@ shim_why (struct shim_s *s, entitle_error_t *err)
   ret = parse_opts (s, &o, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  if (o.follow)
+    {
+      ret = why_follow (s, &o, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+      exit (EXIT_SUCCESS);
+    }
   if (o.id)
     {
       mine = entitle_cgroup_record_find (s->ctx->config->state_dir, s->ctx->root, o.id, &n_mine);

@@ -222,4 +222,22 @@ struct entitle_seccomp_policy
   __u8 deny[ENTITLE_SECCOMP_NR / 8]; /* bit nr: denied with errno_ret, whatever the arguments */
 };
 
+/* A syscall seccomp refused, as bpf/progs/seccomp-denials.bpf.c reads it
+   off the task at the exit of __secure_computing (`entitle why --follow`,
+   docs/denials.md), into a ring buffer that only the follower reads.  */
+#define ENTITLE_SECCOMP_COMPAT (1u << 0) /* a 32-bit call (x86: int 0x80, TS_COMPAT) */
+
+struct entitle_seccomp_denial
+{
+  __u64 time;                             /* CLOCK_BOOTTIME ns */
+  __u64 cgroup;                           /* the task's cgroup2 id */
+  __u64 ancestors[ENTITLE_CGROUP_LEVELS]; /* its ancestors' at levels 1.., 0 below its own level */
+  __u64 args[6];                          /* the syscall's arguments, as the ABI passes them */
+  __s64 ret;                              /* what the task gets: -errno; the number, for a trap (SIGSYS) */
+  __u32 nr;                               /* the syscall's number in its ABI */
+  __u32 flags;                            /* ENTITLE_SECCOMP_* */
+  __u32 pid, tid;
+  char comm[16];
+};
+
 #endif

@@ -218,20 +218,28 @@ entitle_rule_rows (unsigned rule)
   return out;
 }
 
-/* The narrowest rung of @denier's ladder, wider than it, whose programs
-   let @ev through.  */
+/* The narrowest rung of @denier's ladder, wider than it, that lets @what
+   through.  */
 static const struct entitle_entry_s *
-wider_rung (const struct entitle_entry_s *denier, const struct entitle_event *ev)
+wider_rung (const struct entitle_entry_s *denier, bool (*lets_through) (const struct entitle_entry_s *, const void *),
+            const void *what)
 {
   const struct entitle_entry_s *rows, *best = NULL;
   size_t n, i;
 
   rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
-    if (rows[i].domain == denier->domain && rows[i].rung > denier->rung
-        && !entitle_policy_denies (rows[i].policy, ev) && (best == NULL || rows[i].rung < best->rung))
+    if (rows[i].domain == denier->domain && rows[i].rung > denier->rung && lets_through (&rows[i], what)
+        && (best == NULL || rows[i].rung < best->rung))
       best = &rows[i];
   return best;
+}
+
+/* Do @row's programs let the record @what through?  */
+static bool
+programs_allow (const struct entitle_entry_s *row, const void *what)
+{
+  return !entitle_policy_denies (row->policy, what);
 }
 
 bool
@@ -262,7 +270,7 @@ entitle_event_allower (const struct entitle_entry_s *denier, const struct entitl
   const struct entitle_entry_s *wider;
 
   if (denier->rung > 0)
-    return (wider = wider_rung (denier, ev)) ? strdup (wider->name) : NULL;
+    return (wider = wider_rung (denier, programs_allow, ev)) ? strdup (wider->name) : NULL;
   if (!entitle_event_value (denier, ev, value, sizeof (value)))
     return NULL;
   if (asprintf (&out, "%s=%s", denier->name, value) < 0)
@@ -397,10 +405,9 @@ gated_away (const struct entitle_entry_s *e, const char *name)
 }
 
 bool
-entitle_entry_denies_syscall (const struct entitle_entry_s *e, const struct entitle_syscall_use_s *s, char *why,
+entitle_entry_seccomp_denies (const struct entitle_entry_s *e, const struct entitle_syscall_use_s *s, char *why,
                               size_t len)
 {
-  const char *cap;
   size_t i;
 
   if (entitle_strv_has ((char *const *)e->sys_deny, s->name))
@@ -413,12 +420,53 @@ entitle_entry_denies_syscall (const struct entitle_entry_s *e, const struct enti
         const char *text = fx_text (fx_rules[i].fx);
         return snprintf (why, len, "seccomp: %.*s", (int)strcspn (text, ";"), text) > 0;
       }
+  return false;
+}
+
+bool
+entitle_entry_denies_syscall (const struct entitle_entry_s *e, const struct entitle_syscall_use_s *s, char *why,
+                              size_t len)
+{
+  const char *cap;
+
+  if (entitle_entry_seccomp_denies (e, s, why, len))
+    return true;
   if ((strcmp (s->name, "clone") == 0 && (s->args[0] & ENTITLE_CLONE_NS_FLAGS))
       && entitle_entry_removes_cap (e, "CAP_SYS_ADMIN"))
     return snprintf (why, len, "it takes CAP_SYS_ADMIN, which clone() needs for namespaces") > 0;
   if ((cap = gated_away (e, s->name)) != NULL)
     return snprintf (why, len, "it takes %s, which %s() needs", cap, s->name) > 0;
   return false;
+}
+
+const struct entitle_request_s *
+entitle_syscall_denier (const struct entitle_set_s *set, const struct entitle_syscall_use_s *s, char *why,
+                        size_t len)
+{
+  size_t i;
+
+  for (i = 0; set && i < set->n; i++)
+    if (entitle_entry_seccomp_denies (set->items[i].entry, s, why, len))
+      return &set->items[i];
+  return NULL;
+}
+
+/* Does @row deny the syscall @what in no way?  */
+static bool
+syscall_allowed (const struct entitle_entry_s *row, const void *what)
+{
+  char why[256];
+  return !entitle_entry_denies_syscall (row, what, why, sizeof (why));
+}
+
+char *
+entitle_syscall_allower (const struct entitle_entry_s *denier, const struct entitle_syscall_use_s *s)
+{
+  const struct entitle_entry_s *wider;
+
+  if (denier->rung == 0)
+    return NULL;
+  return (wider = wider_rung (denier, syscall_allowed, s)) ? entitle_xstrdup (wider->name) : NULL;
 }
 
 static void

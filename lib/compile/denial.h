@@ -91,6 +91,31 @@ bool entitle_entry_removes_cap (const struct entitle_entry_s *e, const char *cap
 bool entitle_entry_denies_syscall (const struct entitle_entry_s *e, const struct entitle_syscall_use_s *s, char *why,
                                    size_t len);
 
+/**
+ * Does the row @e's seccomp part refuse the syscall @s: listed in its
+ * denials, or refused by one of its seccomp effects for these arguments?
+ * How, for people ("seccomp", "seccomp: socket() and socketpair() for
+ * AF_UNIX only"), into @why.
+ */
+bool entitle_entry_seccomp_denies (const struct entitle_entry_s *e, const struct entitle_syscall_use_s *s, char *why,
+                                   size_t len);
+
+/**
+ * The request of @set whose row's seccomp part refuses @s (`entitle why
+ * --follow`: a syscall seccomp denied), and how into @why; NULL when no
+ * row's does (the engine's own profile denied it).
+ */
+const struct entitle_request_s *entitle_syscall_denier (const struct entitle_set_s *set,
+                                                        const struct entitle_syscall_use_s *s, char *why, size_t len);
+
+/**
+ * What would allow @s that @denier's seccomp part refuses (malloc'd): for a
+ * rung, the narrowest wider rung of its ladder that denies it in no way
+ * (seccomp, or a capability it needs taken away): network.none, then
+ * network.user for socket(AF_INET, SOCK_STREAM).  NULL: none does.
+ */
+char *entitle_syscall_allower (const struct entitle_entry_s *denier, const struct entitle_syscall_use_s *s);
+
 /** The syscalls that some row denies, or that a row's seccomp effect or a
     capability a row takes away may refuse: what entitle learn watches.
     Sorted, unique, NULL-terminated; the array is malloc'd, the strings

@@ -125,3 +125,32 @@ entitle_policy_read (uint64_t cgroup_id, struct entitle_policy *policy, entitle_
     return 1;
   return errno == ENOENT ? 0 : entitle_make_sys_error (err, "read the policy of cgroup %llu", (unsigned long long)cgroup_id);
 }
+
+int
+entitle_store_last (uint64_t *seq, entitle_error_t *err)
+{
+  cleanup_close int fd = entitle_bpf_pin_get ("entitle_events_head");
+  struct entitle_store_head head;
+  uint32_t zero = 0;
+
+  *seq = 0;
+  if (fd < 0)
+    return entitle_make_sys_error (err, "open the store's head `%s/entitle_events_head`", ENTITLE_BPF_PINS);
+  if (entitle_bpf_lookup (fd, &zero, &head) < 0)
+    return entitle_make_sys_error (err, "read the store's head");
+  *seq = head.next;
+  return 0;
+}
+
+int
+entitle_store_get (uint64_t seq, struct entitle_event *ev, entitle_error_t *err)
+{
+  cleanup_close int fd = entitle_bpf_pin_get ("entitle_events");
+  uint32_t idx = (uint32_t)(seq % ENTITLE_EVENTS);
+
+  if (fd < 0)
+    return entitle_make_sys_error (err, "open the store `%s/entitle_events`", ENTITLE_BPF_PINS);
+  if (entitle_bpf_lookup (fd, &idx, ev) < 0)
+    return entitle_make_sys_error (err, "read record %llu of the store", (unsigned long long)seq);
+  return ev->seq == seq;
+}

@@ -175,13 +175,3 @@ entitle_notify_close (struct entitle_notify_s *l)
   l->uses = NULL;
   l->n_uses = 0;
 }
-
-void
-entitle_seccomp_denials_unobserved (char *why, size_t len)
-{
-  snprintf (why, len,
-            "seccomp denials (a socket family under network.none or network.user, a syscall under security.*) "
-            "are not recorded on this host: the one kernel source that names the container, a sys_exit "
-            "tracepoint program, would make every syscall on the host about 10%% slower, and a seccomp listener "
-            "would be a process per container (docs/denials.md)");
-}

@@ -18,8 +18,9 @@
    (SECCOMP_USER_NOTIF_FLAG_CONTINUE), so that the call does exactly what
    the engine's profile allowed.  No other syscall pays anything.
 
-   entitle why: none on this host (entitle_seccomp_denials_unobserved says
-   why; docs/denials.md has the measurements).  */
+   entitle why: not this (a process per container); `entitle why --follow`
+   takes them from an fexit program instead (bpf/seccomp-denials.h,
+   docs/denials.md).  */
 
 #define ENTITLE_NOTIFY_MAX_FDS  64   /* filters: the container's init, then one per exec */
 #define ENTITLE_NOTIFY_MAX_USES 4096 /* distinct uses kept */
@@ -44,8 +45,5 @@ int entitle_notify_listen (struct entitle_notify_s *l, const char *path, entitle
 int entitle_notify_serve (struct entitle_notify_s *l, int wait_fd, int timeout_ms, entitle_error_t *err);
 
 void entitle_notify_close (struct entitle_notify_s *l);
-
-/** Why `entitle why` records no seccomp denial on this host, one line, into @why. */
-void entitle_seccomp_denials_unobserved (char *why, size_t len);
 
 #endif

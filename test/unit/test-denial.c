@@ -171,6 +171,51 @@ test_syscall_model (void **state)
   assert_false (denies ("security.admin", "syslog", 0, 0, 0));
 }
 
+/* A syscall seccomp refused in a container of @list (`why --follow`): the
+   entitlement that denied it, how, and the one that would allow it, as
+   "DENIER (HOW); ALLOWER", or "none" where no row's seccomp part refuses it.  */
+static void
+seccomp_denial (const char *list, const char *syscall, uint64_t a0, uint64_t a1, const char *want)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  struct entitle_syscall_use_s s = { .name = syscall, .args = { a0, a1 } };
+  const struct entitle_request_s *denier;
+  entitle_error_t err = NULL;
+  cleanup_free char *name = NULL, *allower = NULL;
+  char how[200], got[400];
+
+  assert_int_equal (entitle_parse_list (NULL, list, "test", &set, &err), 0);
+  if ((denier = entitle_syscall_denier (&set, &s, how, sizeof (how))) == NULL)
+    {
+      assert_string_equal ("none", want);
+      return;
+    }
+  name = entitle_denier_name (&set, denier);
+  allower = entitle_syscall_allower (denier->entry, &s);
+  snprintf (got, sizeof (got), "%s (%s); %s", name, how, allower ? allower : "none");
+  assert_string_equal (got, want);
+}
+
+static void
+test_seccomp_denials (void **state)
+{
+  (void)state;
+  seccomp_denial ("network.none,security.confined", "socket", AF_INET, SOCK_STREAM,
+                  "network.none (seccomp: socket() and socketpair() for AF_UNIX only); network.user");
+  seccomp_denial ("network.none", "socket", AF_PACKET, SOCK_RAW,
+                  "network.none (seccomp: socket() and socketpair() for AF_UNIX only); network.proxy");
+  seccomp_denial ("network.user", "socket", AF_PACKET, SOCK_RAW,
+                  "network.user (seccomp: no AF_PACKET, no raw inet sockets); network.proxy");
+  seccomp_denial ("network.none,security.confined", "mount", 0, 0, "security.confined (seccomp); security.admin");
+  seccomp_denial ("security.view", "mount", 0, 0, "security.view (seccomp); security.admin");
+  seccomp_denial ("security.admin", "kexec_load", 0, 0, "security.admin (seccomp); security.insecure");
+  /* Refused by the container's own profile: no row's seccomp part refuses
+     these (syslog is only gated on a capability confined takes away).  */
+  seccomp_denial ("network.none,security.confined", "socket", AF_UNIX, SOCK_STREAM, "none");
+  seccomp_denial ("security.confined", "syslog", 0, 0, "none");
+  seccomp_denial ("network.egress=10.0.0.0/8:443", "getppid", 0, 0, "none");
+}
+
 static void
 test_watched (void **state)
 {
@@ -436,6 +481,7 @@ main (void)
     cmocka_unit_test (test_every_rule_maps_to_a_row),
     cmocka_unit_test (test_allowers),
     cmocka_unit_test (test_syscall_model),
+    cmocka_unit_test (test_seccomp_denials),
     cmocka_unit_test (test_watched),
     cmocka_unit_test (test_propose),
     cmocka_unit_test (test_observe_config),

@@ -10,7 +10,8 @@
 # 20.10 and its client), podman (with conmon), containernetworking-plugins
 # (the CNI bridge of the CRI pods), protobuf-compiler, python3-grpcio and
 # python3-protobuf (the CRI client); python3-yaml: the check of
-# deploy/kubernetes/.
+# deploy/kubernetes/; qemu-system-x86, kmod and cpio: make check-kernels
+# (test/kernels/: Debian's kernels booted under QEMU, never installed).
 set -eu
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -23,4 +24,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux groff-base \
 	node-ajv golang-github-opencontainers-specs-dev tcpdump \
 	libclang-rt-dev valgrind protobuf-compiler \
-	docker.io podman containernetworking-plugins python3-grpcio python3-protobuf python3-yaml
+	docker.io podman containernetworking-plugins python3-grpcio python3-protobuf python3-yaml \
+	qemu-system-x86 kmod cpio

@@ -162,9 +162,18 @@ SH
   cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
   id=$(cgroup_id "$cg")
   has_policy "$id"
+  # Where the kernel runs lsm_cgroup programs, bind's and confined's are
+  # attached beside them, and pinned with the task-storage map of the
+  # runtime's setup.
+  local lsm="" lsm_pins=""
+  if [ "$("$ENTITLE" probe --json | jq -r .lsm_cgroup)" = true ]; then
+    lsm=" entitle_lsm_exec entitle_lsm_file_open entitle_lsm_move_mount entitle_lsm_sb_mount entitle_lsm_socket_listen entitle_lsm_task_kill"
+    lsm_pins="$lsm entitle_setup"
+  fi
   run bpftool -j cgroup show "$cg"
   [ "$(jq -r '[.[].name] | sort | join(" ")' <<<"$output")" = \
-    "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl" ]
+    "$(printf '%s\n' entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_sendmsg4 entitle_sendmsg6 \
+      entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl $lsm | sort | tr '\n' ' ' | sed 's/ $//')" ]
 
   ent kill "$CTID" KILL
   wait_status ent "$CTID" stopped
@@ -173,7 +182,9 @@ SH
   # The policy was the cgroup's storage: gone with it.
   policy_freed "$id"
   # Only the shared objects stay pinned (the store of denials among them).
-  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 entitle_events entitle_events_head entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress entitle_skb_ingress entitle_sock_create entitle_sysctl entitle_version " ]
+  [ "$(ls "$PIN" | sort | tr '\n' ' ')" = "$(printf '%s\n' entitle_bind4 entitle_bind6 entitle_connect4 entitle_connect6 \
+    entitle_events entitle_events_head entitle_policy entitle_sendmsg4 entitle_sendmsg6 entitle_skb_egress \
+    entitle_skb_ingress entitle_sock_create entitle_sysctl entitle_version $lsm_pins | sort | tr '\n' ' ')" ]
 }
 
 @test "lifecycle: kill -9 of the container and delete --force leave nothing behind" {

@@ -49,13 +49,14 @@ setup_machine() {
 	ip link set lo up
 }
 
-# run_tap NAME COMMAND...: COMMAND's TAP output into NAME.tap, a line of
-# progress when it is done.
+# run_tap NAME COMMAND...: COMMAND's TAP output into NAME.tap (its stdin
+# is nothing: a test that reads it would eat the list being read), a line
+# of progress when it is done.
 run_tap() {
 	name=$1
 	shift
 	start=$(date +%s)
-	"$@" >"$R/$name.tap" 2>"$R/$name.err"
+	"$@" >"$R/$name.tap" 2>"$R/$name.err" </dev/null
 	n_ok=$(grep -c '^ok ' "$R/$name.tap")
 	n_not=$(grep -c '^not ok ' "$R/$name.tap")
 	say "$name: $n_ok ok, $n_not not ok ($(($(date +%s) - start)) s, guest clock)"
@@ -87,26 +88,30 @@ this_row() {
 	esac
 }
 
-n=0
-grep -v -e '^#' -e '^$' "$TESTS" | while read -r file filter; do
-	n=$((n + 1))
-	case $file in
-	*.bats) ;;
-	*)
+# The lines of the list this row runs, as "N FILE [REGEX]".
+row_lines() {
+	n=0
+	grep -v -e '^#' -e '^$' "$TESTS" | while read -r file filter; do
+		n=$((n + 1))
+		case $file in
+		*.bats) echo "$n $file $filter" ;;
 		# A line for some rows only: ROWS FILE [REGEX].
-		this_row "$file" || continue
-		file=${filter%% *}
-		filter=${filter#"$file"}
-		filter=${filter# }
-		;;
-	esac
+		*) ! this_row "$file" || echo "$n $filter" ;;
+		esac
+	done
+}
+
+row_lines >"$R/lines"
+while read -r n file filter; do
 	name=$(printf 'int-%02d-%s' "$n" "${file%.bats}")
 	if [ -n "$filter" ]; then
 		run_tap "$name" bats --tap -f "$filter" "$SRCDIR/test/integration/$file"
 	else
 		run_tap "$name" bats --tap "$SRCDIR/test/integration/$file"
 	fi
-done
-echo done >"$R/status"
+	echo "$name" >>"$R/ran"
+done <"$R/lines"
+# Done only when every line ran.
+[ "$(wc -l <"$R/lines")" = "$(cat "$R/ran" 2>/dev/null | wc -l)" ] && echo done >"$R/status"
 sync
 busybox poweroff -f

@@ -95,8 +95,29 @@ JOB
 		-append "console=ttyS0 panic=-1 quiet cgroup_no_v1=all $append" \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$dir,mount_tag=results,security_model=none" -nic none \
-		</dev/null 2>&1 | tee "$dir/console.log" | grep --line-buffered '^entitle-kernels: '
+		</dev/null 2>&1 | tee "$dir/console.log" | progress "$name" "$start"
 	echo "$(($(date +%s) - start))" >"$dir/seconds"
+}
+
+# progress ROW START: the guest's progress lines off its console, each
+# with the seconds since qemu started, by this host's clock (the guest's
+# runs slow under TCG); the first ("up") gives the row's boot time.
+progress() {
+	cr=$(printf '\r')
+	while IFS= read -r line; do
+		line=${line%"$cr"}
+		# The first may follow the firmware's escape codes.
+		case $line in
+		*"entitle-kernels: "*) line="entitle-kernels: ${line#*entitle-kernels: }" ;;
+		esac
+		case $line in
+		"entitle-kernels: $1: up:"*)
+			echo "$(($(date +%s) - $2))" >"$out/$1/boot-seconds"
+			echo "$line (after $(cat "$out/$1/boot-seconds") s)"
+			;;
+		"entitle-kernels: "*) echo "$line [$(($(date +%s) - $2)) s]" ;;
+		esac
+	done
 }
 
 # count ROW: "PASS FAIL SKIP" of the row's TAP files; a test a plan
@@ -141,7 +162,8 @@ while read -r name meta append; do
 	tp=$((tp + $1)) tf=$((tf + $2)) ts=$((ts + $3))
 	note=
 	[ "$(cat "$out/$name/status" 2>/dev/null)" = done ] || note=" (the guest did not finish: $out/$name/console.log)"
-	echo "$name: $1 passed, $2 failed, $3 skipped in $(cat "$out/$name/seconds" 2>/dev/null || echo '?') s$note"
+	echo "$name: $1 passed, $2 failed, $3 skipped in $(cat "$out/$name/seconds" 2>/dev/null || echo '?') s" \
+		"(boot $(cat "$out/$name/boot-seconds" 2>/dev/null || echo '?') s)$note"
 done <<ROWS
 $rows
 ROWS

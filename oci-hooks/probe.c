@@ -21,23 +21,35 @@ yes (bool b)
   return b ? "yes" : "no";
 }
 
-/* The ABI, and what it means for the entitlements Landlock enforces.  */
+/* The ABI, and what it means for the entitlements Landlock enforces:
+   those it holds, then those it does not, with the ABI they need.  */
 static void
 print_landlock (int abi)
 {
   const struct entitle_entry_s *rows;
   const char *sep = "";
+  char why[256];
   size_t i, n;
 
   printf ("Landlock ABI: %d (", abi);
   rows = entitle_catalogue_rows (NULL, &n);
   for (i = 0; i < n; i++)
-    if (rows[i].fx & FX_LANDLOCK)
+    if ((rows[i].fx & FX_LANDLOCK) && !entitle_landlock_lacks (&rows[i], abi, why, sizeof (why)))
       {
         printf ("%s%s", sep, rows[i].name);
         sep = ", ";
       }
-  printf ("%s)\n", abi > 0 ? ": in-container helper entitle-init" : ": refused, no Landlock");
+  if (*sep)
+    printf (": in-container helper entitle-init");
+  for (i = 0; i < n; i++)
+    if ((rows[i].fx & FX_LANDLOCK) && entitle_landlock_lacks (&rows[i], abi, why, sizeof (why)))
+      {
+        printf ("%s%s: not held", *sep ? "; " : "", rows[i].name);
+        if (abi > 0)
+          printf (", it needs ABI %d", rows[i].landlock_abi);
+        sep = ", ";
+      }
+  printf (")\n");
 }
 
 /* Which path each entitlement takes here, from its row and this probe.  */

@@ -17,9 +17,10 @@ meta=$1
 cache=$2
 # The modules of a guest whose root is the host's, shared over virtio 9p,
 # with a tmpfs overlay on top (where the kernel builds them in, modprobe
-# prints "builtin" and nothing is loaded), and loop, whose
-# /dev/loop-control the device cgroup tests open.
-want="virtio_pci 9pnet_virtio 9p overlay loop"
+# prints "builtin" and nothing is loaded); loop, whose /dev/loop-control
+# the device cgroup tests open, and vsock, whose sockets the attacks on
+# other ABIs try to create.
+want="virtio_pci 9pnet_virtio 9p overlay loop vsock"
 
 die() {
 	echo "fetch.sh: $*" >&2

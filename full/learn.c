@@ -20,11 +20,15 @@
 #include "cgroup.h"
 #include "cgroup-record.h"
 #include "commands.h"
+#include "compile.h"
 #include "file.h"
 #include "observe.h"
 #include "propose.h"
 #include "request.h"
+#include "resolve.h"
 #include "seccomp-notify.h"
+#include "seccomp-rules.h"
+#include "trust.h"
 #include "utils.h"
 
 /* entitle learn -b DIR [--duration S] [--json] [--write]: run the bundle's
@@ -394,6 +398,112 @@ open_caps (struct entitle_cap_watch_s *caps, char *why, size_t len)
     }
 }
 
+/* The proposal @p but its item @skip, as an annotation holds it
+   (malloc'd).  */
+static char *
+list_but (const struct entitle_proposal_s *p, size_t skip)
+{
+  struct entitle_proposal_s rest = *p;
+  struct entitle_proposed_s items[64];
+  size_t i, n = 0;
+
+  for (i = 0; i < p->n && n < sizeof (items) / sizeof (items[0]); i++)
+    if (i != skip)
+      items[n++] = p->items[i];
+  rest.items = items;
+  rest.n = n;
+  return entitle_proposal_list (&rest);
+}
+
+/* The narrower choice of item @k leaves its ladder to the engine's
+   config: check that the rest of the proposal, compiled onto @engine,
+   lets the evidence's syscalls through (where the engine gave no profile
+   and the rest needs one, entitle writes one that leaves some out), and
+   else say that no narrower choice covers them.  */
+static int
+check_narrower (struct shim_s *s, const json_t *engine, struct entitle_proposal_s *p, size_t k,
+                entitle_error_t *err)
+{
+  struct entitle_proposed_s *it = &p->items[k];
+  cleanup_free char *rest = list_but (p, k);
+  cleanup_json json_t *copy = json_clone (engine);
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  cleanup_outcome struct entitle_outcome_s out = { 0 };
+  const json_t *seccomp;
+  char **name;
+  int ret;
+
+  ret = entitle_parse_list (NULL, rest, "the proposal", &set, err);
+  if (ret == 0)
+    ret = entitle_compile (s->ctx, copy, &set, &out, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  seccomp = json_get (json_get (copy, "linux"), "seccomp");
+  for (name = it->narrower_syscalls; *name; name++)
+    if (!entitle_seccomp_lets_through (seccomp, *name))
+      {
+        free (it->narrower);
+        if (asprintf (&it->narrower, "none: the rest of the proposal (%s) refuses %s() on the engine's config", rest,
+                      *name)
+            < 0)
+          abort ();
+        break;
+      }
+  return 0;
+}
+
+/* Of each rung or giver proposed, whether it widens the engine's config
+   @engine (as the trust rule judges what an image asks for) and whether
+   the admin config grants it: a proposal that widens needs the admin's
+   grant, and says what narrower choice covers its evidence.  */
+static int
+judge_widening (struct shim_s *s, const json_t *engine, struct entitle_proposal_s *p, entitle_error_t *err)
+{
+  size_t i;
+
+  for (i = 0; i < p->n; i++)
+    {
+      struct entitle_proposed_s *it = &p->items[i];
+      struct entitle_request_s req = { 0 };
+      int ret;
+
+      if (it->narrower == NULL)
+        continue;
+      ret = entitle_parse_one (NULL, it->entitlement, strlen (it->entitlement), &req, err);
+      if (ret == 0)
+        ret = entitle_request_widens (s->ctx, engine, &req, &it->widens, err);
+      it->granted = ret == 0 && entitle_granted (s->ctx->config, &req);
+      free (req.value);
+      if (ret == 0 && it->widens && it->narrower_syscalls)
+        ret = check_narrower (s, engine, p, i, err);
+      if (UNLIKELY (ret < 0))
+        return ret;
+    }
+  return 0;
+}
+
+static const char *
+grant_word (const struct entitle_proposed_s *it)
+{
+  return it->granted ? "granted by the admin config" : "needs the admin's grant";
+}
+
+static void
+print_text (const struct entitle_proposal_s *p)
+{
+  cleanup_free char *list = entitle_proposal_list (p);
+  size_t i;
+
+  printf ("entitlements: %s\n", list);
+  for (i = 0; i < p->n; i++)
+    {
+      printf ("  %s: %s\n", p->items[i].entitlement, p->items[i].evidence);
+      if (p->items[i].widens)
+        printf ("    widens the engine's config: %s; narrower: %s\n", grant_word (&p->items[i]),
+                p->items[i].narrower);
+    }
+}
+
 static int
 print (const struct entitle_proposal_s *p, const struct run_s *r, const char *caps_way, bool json,
        entitle_error_t *err)
@@ -405,9 +515,7 @@ print (const struct entitle_proposal_s *p, const struct run_s *r, const char *ca
 
   if (!json)
     {
-      printf ("entitlements: %s\n", list);
-      for (i = 0; i < p->n; i++)
-        printf ("  %s: %s\n", p->items[i].entitlement, p->items[i].evidence);
+      print_text (p);
       printf ("not observed:\n");
       for (i = 0; p->not_observed && p->not_observed[i]; i++)
         printf ("  %s\n", p->not_observed[i]);
@@ -423,6 +531,12 @@ print (const struct entitle_proposal_s *p, const struct run_s *r, const char *ca
       json_t *o = json_new (JSON_OBJECT);
       json_set (o, "entitlement", json_new_string (p->items[i].entitlement));
       json_set (o, "evidence", json_new_string (p->items[i].evidence));
+      json_set (o, "widens", json_new_bool (p->items[i].widens));
+      if (p->items[i].widens)
+        {
+          json_set (o, "grant", json_new_string (p->items[i].granted ? "granted" : "needed"));
+          json_set (o, "narrower", json_new_string (p->items[i].narrower));
+        }
       json_push (items, o);
     }
   notes = json_get_or_add (doc, "not_observed", JSON_ARRAY);
@@ -491,12 +605,15 @@ learn (struct shim_s *s, const struct learn_opts *o, const char *path, const jso
                                         .syscalls_seen = l.connected,
                                         .caps = cap_uses,
                                         .n_caps = n_caps,
+                                        .caps_seen = caps.skel != NULL,
                                         .sysctl_keys = keys,
                                         .unprivileged_port = unprivileged_port () };
       entitle_propose (&obs, &p);
       if (caps_why[0])
         entitle_proposal_note (&p, caps_why);
-      ret = print (&p, r, caps.way, o->json, err);
+      ret = judge_widening (s, engine, &p, err);
+      if (ret == 0)
+        ret = print (&p, r, caps.way, o->json, err);
       if (ret == 0 && o->write)
         ret = write_annotation (path, &p, err);
       entitle_proposal_free (&p);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <seccomp.h>
 #include "catalogue.h"
 #include "propose.h"
 #include "utils.h"
@@ -20,13 +21,19 @@ struct judge_s
   size_t n_chosen;
 };
 
-static void
-add (struct entitle_proposal_s *p, const char *entitlement, const char *evidence)
+static struct entitle_proposed_s *
+add (struct entitle_proposal_s *p, const char *entitlement, const char *evidence, const char *narrower)
 {
+  struct entitle_proposed_s *it;
+
   if ((p->items = realloc (p->items, (p->n + 1) * sizeof (*p->items))) == NULL)
     abort ();
-  p->items[p->n].entitlement = entitle_xstrdup (entitlement);
-  p->items[p->n++].evidence = entitle_xstrdup (evidence);
+  it = &p->items[p->n++];
+  memset (it, 0, sizeof (*it));
+  it->entitlement = entitle_xstrdup (entitlement);
+  it->evidence = entitle_xstrdup (evidence);
+  it->narrower = narrower ? entitle_xstrdup (narrower) : NULL;
+  return it;
 }
 
 void
@@ -104,6 +111,106 @@ first_denied (const struct entitle_entry_s *e, const struct judge_s *j)
   return SIZE_MAX;
 }
 
+/* Why use @u of the run may not have gone through under the engine's
+   config, for people, into @buf; false when it went through.  The
+   programs and the seccomp listener see a call before the kernel checks
+   its capabilities: a call went through only where no capability it
+   asked for was refused (any, when the check's call is not known), and
+   that is known only where capability checks were watched.  */
+static bool
+not_let_through (const struct judge_s *j, size_t u, char *buf, size_t len)
+{
+  const struct entitle_observed_s *o = j->o;
+  char use[160];
+  int nr = u < o->n_syscalls ? seccomp_syscall_resolve_name (o->syscalls[u].name) : -1;
+  size_t i;
+
+  if (u >= o->n_syscalls + o->n_events)
+    {
+      const struct entitle_cap_use_s *c = &o->caps[u - o->n_syscalls - o->n_events];
+      entitle_cap_name (c->cap, use, sizeof (use));
+      return !c->granted && snprintf (buf, len, "the engine's config refused %s in the run", use) > 0;
+    }
+  describe_use (o, u, use, sizeof (use));
+  if (!o->caps_seen)
+    return snprintf (buf, len, "capability checks were not watched, so whether %s went through is not known", use)
+           > 0;
+  for (i = 0; i < o->n_caps; i++)
+    if (!o->caps[i].granted && (o->caps[i].syscall < 0 || nr < 0 || o->caps[i].syscall == nr))
+      return snprintf (buf, len, "the engine's config refused %s a capability", use) > 0;
+  return false;
+}
+
+/* The syscalls among the uses the rung @below denies (malloc'd,
+   NULL-terminated; the names are the run's).  */
+static char **
+denied_syscalls (const struct entitle_entry_s *below, const struct judge_s *j)
+{
+  char **names = calloc (j->o->n_syscalls + 1, sizeof (char *)), how[200];
+  size_t u, n = 0;
+
+  if (names == NULL)
+    abort ();
+  for (u = 0; u < j->o->n_syscalls; u++)
+    if (denies_use (below, j, u, how, sizeof (how)))
+      names[n++] = entitle_xstrdup (j->o->syscalls[u].name);
+  return names;
+}
+
+/* The narrower choice than rung @i of @rungs, into @it: no rung of the
+   ladder at all (the engine's config, which needs no grant) covers the
+   evidence when each use the rung below denies went through in the run
+   (the syscalls among them, which the rest of the proposal must let
+   through too, into @it's narrower_syscalls); else why nothing narrower
+   does.  */
+static void
+narrower_rung (const struct entitle_entry_s *const *rungs, size_t i, const struct judge_s *j,
+               struct entitle_proposed_s *it)
+{
+  const char *domain = entitle_domain_name (rungs[i]->domain);
+  char how[200], why[256], line[512];
+  size_t u, n = j->o->n_syscalls + j->o->n_events + j->o->n_caps;
+
+  if (i == 0)
+    {
+      snprintf (line, sizeof (line), "no %s.* rung: nothing the run used needs it", domain);
+      it->narrower = entitle_xstrdup (line);
+      return;
+    }
+  for (u = 0; u < n; u++)
+    if (denies_use (rungs[i - 1], j, u, how, sizeof (how)) && not_let_through (j, u, why, sizeof (why)))
+      {
+        snprintf (line, sizeof (line), "none: %s, and no narrower %s.* rung allows it", why, domain);
+        it->narrower = entitle_xstrdup (line);
+        return;
+      }
+  describe_use (j->o, first_denied (rungs[i - 1], j), how, sizeof (how));
+  snprintf (line, sizeof (line), "no %s.* rung: the engine's config let %s through in the run", domain, how);
+  it->narrower = entitle_xstrdup (line);
+  it->narrower_syscalls = denied_syscalls (rungs[i - 1], j);
+}
+
+/* The narrower choice than @r, the giver of capability use @c's
+   capability, into @buf.  */
+static void
+narrower_giver (const struct entitle_entry_s *r, const struct entitle_cap_use_s *c, const struct judge_s *j,
+                char *buf, size_t len)
+{
+  char name[64];
+  size_t k;
+
+  entitle_cap_name (c->cap, name, sizeof (name));
+  for (k = 0; c->granted && k < j->n_chosen; k++)
+    if (entitle_entry_removes_cap (j->chosen[k], name))
+      {
+        snprintf (buf, len, "without %s, which takes %s away, the engine's config gives it", j->chosen[k]->name,
+                  name);
+        return;
+      }
+  snprintf (buf, len, "none: the engine's config refused %s, and %s gives it with the fewest other capabilities",
+            name, r->name);
+}
+
 /* "USE: denied by A and B (HOW)": the use that rules out the rungs below
    @chosen, and each of them that denies it.  */
 static void
@@ -149,13 +256,14 @@ ladder (enum entitle_domain domain, const struct entitle_entry_s **out, size_t r
 static bool
 propose_given (const struct entitle_entry_s *r, const struct judge_s *j, struct entitle_proposal_s *p)
 {
-  char line[256];
+  char line[256], narrower[256];
   size_t i;
 
   for (i = 0; i < j->o->n_caps; i++)
     if (entitle_cap_needs_giver (&j->o->caps[i], r, j->chosen, j->n_chosen, line, sizeof (line)))
       {
-        add (p, r->name, line);
+        narrower_giver (r, &j->o->caps[i], j, narrower, sizeof (narrower));
+        add (p, r->name, line, narrower);
         return true;
       }
   return false;
@@ -206,7 +314,7 @@ propose_rung (enum entitle_domain domain, const struct judge_s *j, struct entitl
     snprintf (line, sizeof (line), "nothing the run used is denied by it");
   else
     evidence (rungs, i, j, last, line, sizeof (line));
-  add (p, rungs[i]->name, line);
+  narrower_rung (rungs, i, j, add (p, rungs[i]->name, line, NULL));
   return rungs[i];
 }
 
@@ -271,7 +379,7 @@ propose_values (const struct entitle_entry_s *m, const struct entitle_observed_s
         char name[160], use[160];
         snprintf (name, sizeof (name), "%s=%s", m->name, v[i].text);
         entitle_event_describe (v[i].use, use, sizeof (use));
-        add (p, name, use);
+        add (p, name, use, NULL);
       }
 }
 
@@ -365,6 +473,8 @@ entitle_proposal_free (struct entitle_proposal_s *p)
     {
       free (p->items[i].entitlement);
       free (p->items[i].evidence);
+      free (p->items[i].narrower);
+      cleanup_strvp (&p->items[i].narrower_syscalls);
     }
   free (p->items);
   cleanup_strvp (&p->not_observed);

@@ -37,14 +37,23 @@ struct entitle_observed_s
   bool syscalls_seen;                   /**< the seccomp listener ran (else syscalls are not observed) */
   const struct entitle_cap_use_s *caps; /**< the capability checks seen, each (capability, result) once */
   size_t n_caps;
+  bool caps_seen;             /**< capability checks were watched (else whether a call was refused one is not known) */
   char *const *sysctl_keys;   /**< the config's linux.sysctl keys, which the runtime writes */
   unsigned unprivileged_port; /**< net.ipv4.ip_unprivileged_port_start */
 };
 
 struct entitle_proposed_s
 {
-  char *entitlement; /**< "network.user", "network.bind=8080" */
-  char *evidence;    /**< one line: what was used that needs it */
+  char *entitlement;        /**< "network.user", "network.bind=8080" */
+  char *evidence;           /**< one line: what was used that needs it */
+  char *narrower;           /**< for a rung or a giver of a capability: the narrower choice that covers the
+                                 evidence (leaving its ladder to the engine's config, which needs no grant),
+                                 or why none does; NULL for a value, which only narrows */
+  char **narrower_syscalls; /**< where the narrower choice leaves the ladder to the engine's config: the
+                                 syscalls of the evidence the rest of the proposal must let through,
+                                 which the caller checks by compiling it (NULL-terminated), or NULL */
+  bool widens;              /**< set by the caller (entitle learn): it widens the engine's config */
+  bool granted;             /**< set by the caller: the admin config grants it */
 };
 
 struct entitle_proposal_s

@@ -806,6 +806,27 @@ entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct ent
   return 0;
 }
 
+bool
+entitle_seccomp_lets_through (const json_t *seccomp, const char *name)
+{
+  const json_t *syscalls = json_get (seccomp, "syscalls");
+  bool listed = false;
+  size_t i;
+
+  if (seccomp == NULL || seccomp->type != JSON_OBJECT)
+    return true;
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+    {
+      const json_t *r = syscalls->items[i];
+      if (json_array_find_string (json_get (r, "names"), name) < 0)
+        continue;
+      if (entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+        return true;
+      listed = true;
+    }
+  return !listed && default_allows (seccomp);
+}
+
 char **
 entitle_seccomp_allowed_names (const json_t *seccomp)
 {

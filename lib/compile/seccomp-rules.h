@@ -41,6 +41,11 @@ int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct
 /** Is @action one that lets the syscall run (ALLOW, LOG, TRACE, NOTIFY)? */
 bool entitle_seccomp_action_allows (const char *action);
 
+/** Does @seccomp (NULL: no profile) let @name through, with some
+    arguments at least: an allowing rule lists it, or the default action
+    allows and no other rule lists it?  */
+bool entitle_seccomp_lets_through (const json_t *seccomp, const char *name);
+
 /** The names that allowing rules of @seccomp list (sorted, unique, malloc'd). */
 char **entitle_seccomp_allowed_names (const json_t *seccomp);
 

@@ -334,6 +334,13 @@ widens_alone (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only, 
   return 0;
 }
 
+int
+entitle_request_widens (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitle_request_s *req,
+                        bool *widens, entitle_error_t *err)
+{
+  return widens_alone (ctx, spec, false, req, widens, err);
+}
+
 static int
 check_grants (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
               const struct entitle_set_s *requested, entitle_error_t *err)

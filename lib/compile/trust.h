@@ -18,6 +18,14 @@
 bool entitle_widens (const json_t *before, const json_t *after);
 
 /**
+ * Would @req alone, compiled onto a copy of @spec, widen it (into
+ * @widens)?  What the trust rule asks of each entitlement an image asks
+ * for; entitle learn says it of what it proposes.
+ */
+int entitle_request_widens (struct entitle_ctx_s *ctx, const json_t *spec, const struct entitle_request_s *req,
+                            bool *widens, entitle_error_t *err);
+
+/**
  * Check each entitlement of @requested on its own: compiled alone onto a
  * copy of @spec, if it widens anything it needs the admin's grant.  The
  * refusal names it.

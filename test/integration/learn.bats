@@ -197,3 +197,64 @@ runs_with() {
   runs_with "network.none,security.admin" "write: ok"
   runs_with "network.none,security.view" "write: EACCES"
 }
+
+# widening NAME: the line under NAME's evidence that says it widens the
+# engine's config, without its leading spaces.
+widening() {
+  sed -n "/^  $1: /{n;s/^    widens/widens/p}" <<<"$output"
+}
+
+@test "learn: a proposal that widens the engine's config says it needs the admin's grant and the narrower choice (one io_uring_setup, one raw socket)" {
+  # Issue 23, class 7: one io_uring_setup made learn propose
+  # security.admin, one raw socket network.proxy, and nothing said that
+  # the engine's own config, which needs no grant, covered both.
+  # containerd's profile allows io_uring.
+  containerd_profile "$BATS_TEST_TMPDIR/containerd.json"
+  probe_bundle "$BUNDLE" "io_uring"
+  use_profile "$BUNDLE" "$BATS_TEST_TMPDIR/containerd.json"
+  write_entitle_config "{\"state_dir\": \"$STATE\"}"
+  learn_watching "io_uring: ok"
+  [ "$(proposal)" = "network.user,security.admin" ]
+  [ "$(widening security.admin)" = "widens the engine's config: needs the admin's grant; narrower: no security.* rung: the engine's config let io_uring_setup() through in the run" ]
+  # network.user only narrows: nothing more is said of it.
+  [ -z "$(widening network.user)" ]
+  # The narrower choice runs, and needs no grant; the proposal is refused
+  # without one, as the line says.
+  runs_with "network.user" "io_uring: ok"
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  set_entitlements "$BUNDLE" "network.user,security.admin"
+  run_bundle ent "$BUNDLE" "$CTID-$((++RUNS))"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'"security.admin" requested by the container is not granted'* ]]
+  # Granted, it says so.
+  write_entitle_config "{\"state_dir\": \"$STATE\", \"grant\": [\"security.admin\"]}"
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  run --separate-stderr learn --json
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.proposal[] | select(.entitlement == "security.admin") | .grant' <<<"$output")" = granted ]
+  [ "$(jq -r '.proposal[] | select(.entitlement == "network.user") | .widens' <<<"$output")" = false ]
+
+  # A raw socket, where the engine gives CAP_NET_RAW.
+  write_entitle_config "{\"state_dir\": \"$STATE\"}"
+  probe_bundle "$BUNDLE" "socket raw"
+  with_cap CAP_NET_RAW
+  learn_watching "socket raw: ok"
+  [ "$(proposal)" = "network.proxy,security.confined" ]
+  [ "$(widening network.proxy)" = "widens the engine's config: needs the admin's grant; narrower: no network.* rung: the engine's config let socket(AF_INET, SOCK_RAW) through in the run" ]
+}
+
+@test "learn: where nothing narrower covers the evidence, the widening proposal says why (a capability refused; the rest of the proposal refuses the call)" {
+  probe_bundle "$BUNDLE" "mount /tmp"
+  write_entitle_config "{\"state_dir\": \"$STATE\"}"
+  learn_watching "mount /tmp: EPERM"
+  [ "$(proposal)" = "network.none,security.admin" ]
+  [ "$(widening security.admin)" = "widens the engine's config: needs the admin's grant; narrower: none: the engine's config refused mount() a capability, and no narrower security.* rung allows it" ]
+
+  # No seccomp profile from the engine: the one entitle writes for
+  # network.user leaves io_uring out.
+  probe_bundle "$BUNDLE" "io_uring"
+  learn_watching "io_uring: ok"
+  [ "$(proposal)" = "network.user,security.admin" ]
+  [ "$(widening security.admin)" = "widens the engine's config: needs the admin's grant; narrower: none: the rest of the proposal (network.user) refuses io_uring_setup() on the engine's config" ]
+  runs_with "network.user" "io_uring: EPERM"
+}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <seccomp.h>
 #include <cmocka.h>
 #include "unit.h"
@@ -32,6 +33,7 @@ enum
   KILL = 5,
   NET_BIND_SERVICE = 10,
   NET_ADMIN = 12,
+  NET_RAW = 13,
   IPC_LOCK = 14,
   SYS_ADMIN = 21,
   MKNOD = 27,
@@ -225,6 +227,79 @@ test_kallsyms (void **state)
   entitle_error_release (&err);
 }
 
+/* The narrower choice learn names beside @name of the proposal for
+   @syscalls and @caps, into @buf ("" when it names none).  */
+static void
+narrower_of (const struct entitle_syscall_use_s *syscalls, size_t n_syscalls, const struct entitle_cap_use_s *caps,
+             size_t n_caps, bool caps_seen, const char *name, char *buf, size_t len)
+{
+  struct entitle_observed_s o = { .syscalls = syscalls,
+                                  .n_syscalls = n_syscalls,
+                                  .syscalls_seen = true,
+                                  .caps = caps,
+                                  .n_caps = n_caps,
+                                  .caps_seen = caps_seen,
+                                  .unprivileged_port = 1024 };
+  struct entitle_proposal_s p;
+  size_t i;
+
+  entitle_propose (&o, &p);
+  buf[0] = '\0';
+  for (i = 0; i < p.n; i++)
+    if (strcmp (p.items[i].entitlement, name) == 0 && p.items[i].narrower)
+      snprintf (buf, len, "%s", p.items[i].narrower);
+  entitle_proposal_free (&p);
+}
+
+/* A rung or giver proposed comes with the narrower choice that covers its
+   evidence, or why none does (issue 23: learn proposed security.admin for
+   one io_uring_setup, which the engine's own profile let through).  */
+static void
+test_narrower (void **state)
+{
+  struct entitle_syscall_use_s ring = { .name = "io_uring_setup" }, mnt = { .name = "mount" };
+  struct entitle_syscall_use_s raw = { .name = "socket", .args = { AF_INET, SOCK_RAW } };
+  struct entitle_cap_use_s c[1];
+  char buf[512];
+
+  (void)state;
+  narrower_of (&ring, 1, NULL, 0, true, "security.admin", buf, sizeof (buf));
+  assert_string_equal (buf, "no security.* rung: the engine's config let io_uring_setup() through in the run");
+  narrower_of (&ring, 1, NULL, 0, false, "security.admin", buf, sizeof (buf));
+  assert_string_equal (buf, "none: capability checks were not watched, so whether io_uring_setup() went through is "
+                            "not known, and no narrower security.* rung allows it");
+  c[0] = use (SYS_ADMIN, false, "mount");
+  narrower_of (&mnt, 1, c, 1, true, "security.admin", buf, sizeof (buf));
+  assert_string_equal (buf, "none: the engine's config refused mount() a capability, and no narrower security.* rung "
+                            "allows it");
+  /* A check of another call refused, that another ladder's rung gives,
+     says nothing of this one.  */
+  c[0] = use (NET_ADMIN, false, "ioctl");
+  narrower_of (&ring, 1, c, 1, true, "security.admin", buf, sizeof (buf));
+  assert_string_equal (buf, "no security.* rung: the engine's config let io_uring_setup() through in the run");
+  c[0] = use (DAC_OVERRIDE, true, "openat");
+  narrower_of (NULL, 0, c, 1, true, "security.admin", buf, sizeof (buf));
+  assert_string_equal (buf, "no security.* rung: the engine's config let CAP_DAC_OVERRIDE used by openat() through in "
+                            "the run");
+  c[0] = use (NET_RAW, true, "socket");
+  narrower_of (&raw, 1, c, 1, true, "network.proxy", buf, sizeof (buf));
+  assert_string_equal (buf, "no network.* rung: the engine's config let socket(AF_INET, SOCK_RAW) through in the run");
+  c[0] = use (NET_RAW, false, "socket");
+  narrower_of (&raw, 1, c, 1, true, "network.proxy", buf, sizeof (buf));
+  assert_string_equal (buf, "none: the engine's config refused socket(AF_INET, SOCK_RAW) a capability, and no "
+                            "narrower network.* rung allows it");
+  c[0] = use (IPC_LOCK, true, "mlock");
+  narrower_of (NULL, 0, c, 1, true, "security.memory-lock", buf, sizeof (buf));
+  assert_string_equal (buf, "without security.confined, which takes CAP_IPC_LOCK away, the engine's config gives it");
+  c[0] = use (IPC_LOCK, false, "mlock");
+  narrower_of (NULL, 0, c, 1, true, "security.memory-lock", buf, sizeof (buf));
+  assert_string_equal (buf, "none: the engine's config refused CAP_IPC_LOCK, and security.memory-lock gives it with "
+                            "the fewest other capabilities");
+  /* A value only narrows: nothing to say.  */
+  narrower_of (NULL, 0, NULL, 0, true, "network.none", buf, sizeof (buf));
+  assert_string_equal (buf, "no network.* rung: nothing the run used needs it");
+}
+
 int
 main (void)
 {
@@ -233,6 +308,7 @@ main (void)
     cmocka_unit_test (test_every_added_cap_has_a_giver),
     cmocka_unit_test (test_used),
     cmocka_unit_test (test_refused),
+    cmocka_unit_test (test_narrower),
     cmocka_unit_test (test_kallsyms),
   };
 

@@ -58,13 +58,32 @@ void init_landlock (const struct plan *p);
 /** The eBPF seccomp layer: the filter at --seccomp-fd.  */
 void init_seccomp (const struct plan *p);
 
+/** What the command needs to start, as init_run_needs finds it.  */
+enum need
+{
+  NEED_COMMAND, /* the command's own file (it must exist) */
+  NEED_INTERP,  /* a script's or an ELF program's interpreter */
+  NEED_LOADER,  /* a standard library directory, or the loader's cache */
+};
+
 /**
  * Call @add for each file the kernel and the dynamic loader open to run
  * @path: @path itself, a script's interpreter (#!), an ELF program's
  * interpreter (PT_INTERP) and, for a dynamic one, the standard library
  * directories and /etc/ld.so.cache.  Paths that do not exist are passed
- * too: @add decides (required is false for all but @path).
+ * too: @add decides.  The command and its interpreters are found as
+ * execve(2) finds them, through links; the loader's paths are not
+ * (init/landlock.c).
  */
-void init_run_needs (const char *path, void (*add) (const char *path, bool required, void *data), void *data);
+void init_run_needs (const char *path, void (*add) (const char *path, enum need need, void *data), void *data);
+
+/**
+ * Open @path (absolute, else from the working directory) O_PATH without
+ * following a symbolic link in any of its components (init/find.c).
+ * Returns the descriptor, or -1 with errno: ELOOP when a component is a
+ * link, and then the prefix of @path that names it in @link (@len
+ * bytes, NUL included; @link may be NULL).
+ */
+int init_open_nofollow (const char *path, char *link, size_t len);
 
 #endif

@@ -3,9 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "init.h"
 
@@ -73,17 +77,34 @@ struct net_port_attr
 
 /* Device nodes that hold no file of the container's: writing and reading
    them stays allowed under fs.write and fs.read (`2>/dev/null`, a
-   terminal, random numbers).  Missing ones are skipped.  */
-static const char *const devices[] = {
-  "/dev/null",
-  "/dev/zero",
-  "/dev/full",
-  "/dev/random",
-  "/dev/urandom",
-  "/dev/tty",
-  "/dev/console",
-  "/dev/ptmx",
-  "/dev/pts",
+   terminal, random numbers).  Each is given its rule only where it is
+   that device, found without following a link: the container may write
+   /dev under fs.read alone, and a /dev/null -> / or a disk's node made
+   at /dev/null would hold more.  A link there gets none (runc and crun
+   make /dev/ptmx one, to pts/ptmx, which the /dev/pts rule holds),
+   neither does a missing entry.  */
+enum device_kind
+{
+  DEV_CHAR,    /* the character device major:minor */
+  DEV_CONSOLE, /* that, or the terminal a runtime binds there (devpts) */
+  DEV_PTS,     /* a devpts file system */
+};
+
+static const struct device
+{
+  const char *path;
+  enum device_kind kind;
+  unsigned major, minor;
+} devices[] = {
+  { "/dev/null", DEV_CHAR, 1, 3 },
+  { "/dev/zero", DEV_CHAR, 1, 5 },
+  { "/dev/full", DEV_CHAR, 1, 7 },
+  { "/dev/random", DEV_CHAR, 1, 8 },
+  { "/dev/urandom", DEV_CHAR, 1, 9 },
+  { "/dev/tty", DEV_CHAR, 5, 0 },
+  { "/dev/console", DEV_CONSOLE, 5, 1 },
+  { "/dev/ptmx", DEV_CHAR, 5, 2 },
+  { "/dev/pts", DEV_PTS, 0, 0 },
 };
 
 struct ruleset
@@ -120,18 +141,14 @@ landlock_abi (bool needed)
   init_fail (INIT_EXIT_FAILED, "landlock_create_ruleset: %s (does the container's seccomp profile deny it?)", strerror (saved));
 }
 
-/* A rule on @path for @allowed (masked to what the ruleset handles, and to
-   a file's rights on a file).  A missing path fails only when @required:
-   the paths entitle-init adds on its own may not exist in every image.  */
+/* A rule on @fd, the open of @path (closed here), for @allowed (masked
+   to what the ruleset handles, and to a file's rights on a file).  */
 static void
-add_path (const struct ruleset *rs, const char *what, const char *path, uint64_t allowed, bool required)
+add_rule (const struct ruleset *rs, int fd, const char *what, const char *path, uint64_t allowed)
 {
   struct path_beneath_attr attr;
   struct stat st;
-  int fd = open (path, O_PATH | O_CLOEXEC);
 
-  if (fd < 0 && !required && errno == ENOENT)
-    return;
   if (fd < 0 || fstat (fd, &st) < 0)
     init_fail (INIT_EXIT_FAILED, "%s `%s`: %s", what, path, strerror (errno));
   allowed &= rs->handled_fs;
@@ -144,10 +161,89 @@ add_path (const struct ruleset *rs, const char *what, const char *path, uint64_t
   close (fd);
 }
 
+/* A path of fs.read or fs.write (@what), as listed: never through a
+   link, which the image or the container could point anywhere (an
+   image's /data -> / would make fs.write=/data the whole file system's).
+   A link, or a path missing, ends the helper naming the entitlement.  */
 static void
-add_run_need (const char *path, bool required, void *data)
+add_listed (const struct ruleset *rs, const char *what, const char *path, uint64_t allowed)
 {
-  add_path (data, "run", path, FS_READ_FILE, required);
+  char link[PATH_MAX], to[PATH_MAX];
+  int fd = init_open_nofollow (path, link, sizeof (link));
+  ssize_t n;
+
+  if (fd < 0 && errno == ELOOP)
+    {
+      n = readlink (link, to, sizeof (to) - 1);
+      to[n < 0 ? 0 : n] = '\0';
+      init_fail (INIT_EXIT_FAILED, "%s `%s`: `%s` is a symbolic link (to `%s`), which a rule never follows: list the path it leads to",
+                 what, path, link, to);
+    }
+  if (fd < 0)
+    init_fail (INIT_EXIT_FAILED, "%s `%s`: %s", what, path, strerror (errno));
+  add_rule (rs, fd, what, path, allowed);
+}
+
+/* Is @fd the device @d names?  */
+static bool
+is_device (int fd, const struct device *d)
+{
+  struct stat st;
+  struct statfs fs;
+
+  if (fstat (fd, &st) < 0 || fstatfs (fd, &fs) < 0)
+    return false;
+  if (d->kind == DEV_PTS)
+    return S_ISDIR (st.st_mode) && fs.f_type == DEVPTS_SUPER_MAGIC;
+  if (!S_ISCHR (st.st_mode))
+    return false;
+  if (d->kind == DEV_CONSOLE && fs.f_type == DEVPTS_SUPER_MAGIC)
+    return true;
+  return major (st.st_rdev) == d->major && minor (st.st_rdev) == d->minor;
+}
+
+static void
+add_device (const struct ruleset *rs, const struct device *d)
+{
+  int fd = init_open_nofollow (d->path, NULL, 0);
+
+  if (fd >= 0 && is_device (fd, d))
+    add_rule (rs, fd, "device", d->path, FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE);
+  else if (fd >= 0)
+    close (fd);
+}
+
+/* Does @fd name what a rule for @need may hold?  A loader's directory or
+   file; an executable file for the command and its interpreters: one
+   file, never a directory, and only one the kernel could run.  */
+static bool
+fits_need (int fd, enum need need)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) < 0)
+    return false;
+  if (need == NEED_LOADER)
+    return S_ISDIR (st.st_mode) || S_ISREG (st.st_mode);
+  return S_ISREG (st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH));
+}
+
+/* What the command needs to start (init/run-needs.c), readable.  Its file
+   and its interpreters as execve(2) finds them, links followed (see
+   fits_need); the loader's directories and cache never through a link:
+   a link gets no rule, and what it leads to is readable only where
+   another rule holds it.  */
+static void
+add_run_need (const char *path, enum need need, void *data)
+{
+  int fd = need == NEED_LOADER ? init_open_nofollow (path, NULL, 0) : open (path, O_PATH | O_CLOEXEC);
+
+  if (fd < 0 && need == NEED_COMMAND)
+    init_fail (INIT_EXIT_FAILED, "run `%s`: %s", path, strerror (errno));
+  if (fd >= 0 && fits_need (fd, need))
+    add_rule (data, fd, "run", path, FS_READ_FILE);
+  else if (fd >= 0)
+    close (fd);
 }
 
 /* PORT or LO-HI, 0 to 65535: entitle passes 0 for bind(0), the port the
@@ -193,14 +289,14 @@ add_fs_rules (const struct ruleset *rs, const struct plan *p)
   for (size_t i = 0; i < p->n_rules; i++)
     {
       if (p->rules[i].kind == RULE_FS_WRITE)
-        add_path (rs, "fs.write", p->rules[i].value, rs->handled_fs, true);
+        add_listed (rs, "fs.write", p->rules[i].value, rs->handled_fs);
       if (p->rules[i].kind == RULE_FS_READ)
-        add_path (rs, "fs.read", p->rules[i].value, FS_READ, true);
+        add_listed (rs, "fs.read", p->rules[i].value, FS_READ);
     }
   for (size_t i = 0; i < sizeof (devices) / sizeof (devices[0]); i++)
-    add_path (rs, "device", devices[i], FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE, false);
+    add_device (rs, &devices[i]);
   if (!writes)
-    add_path (rs, "reparenting", "/", FS_REFER, true);
+    add_rule (rs, open ("/", O_PATH | O_CLOEXEC), "reparenting", "/", FS_REFER);
   if (reads)
     init_run_needs (p->path, add_run_need, (void *)rs);
 }

@@ -12,7 +12,11 @@
    standard directories (glibc's and musl's defaults; the multiarch ones
    are beneath them) after /etc/ld.so.cache.  Libraries elsewhere (an
    RPATH, LD_LIBRARY_PATH) and whatever the command runs later are the
-   container's to list with fs.read.  */
+   container's to list with fs.read.  These paths are found without
+   following a link (NEED_LOADER): a merged-/usr image's /lib -> usr/lib,
+   /lib64 -> usr/lib64, /lib32 and /libx32 get no rule of their own, and
+   the loader reads through them what the rules of their targets, which
+   are in this list too, hold; a link to anywhere else holds nothing.  */
 static const char *const loader_paths[] = {
   "/lib",
   "/lib64",
@@ -104,31 +108,31 @@ script_interp (const char *buf, char *interp, size_t len)
 }
 
 static void
-needs (const char *path, bool required, int depth, void (*add) (const char *, bool, void *), void *data)
+needs (const char *path, enum need need, int depth, void (*add) (const char *, enum need, void *), void *data)
 {
   char buf[256] = { 0 }, interp[4096];
   ssize_t n;
   int fd;
 
-  add (path, required, data);
+  add (path, need, data);
   if (depth >= MAX_DEPTH || (fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     return;
   n = read (fd, buf, sizeof (buf) - 1);
   if (n >= 2 && buf[0] == '#' && buf[1] == '!' && script_interp (buf, interp, sizeof (interp)))
-    needs (interp, false, depth + 1, add, data);
+    needs (interp, NEED_INTERP, depth + 1, add, data);
   else if (n >= EI_NIDENT && memcmp (buf, ELFMAG, SELFMAG) == 0
            && (buf[EI_CLASS] == ELFCLASS64 || buf[EI_CLASS] == ELFCLASS32)
            && elf_interp (fd, buf[EI_CLASS], interp, sizeof (interp)))
     {
-      needs (interp, false, depth + 1, add, data);
+      needs (interp, NEED_INTERP, depth + 1, add, data);
       for (size_t i = 0; i < sizeof (loader_paths) / sizeof (loader_paths[0]); i++)
-        add (loader_paths[i], false, data);
+        add (loader_paths[i], NEED_LOADER, data);
     }
   close (fd);
 }
 
 void
-init_run_needs (const char *path, void (*add) (const char *path, bool required, void *data), void *data)
+init_run_needs (const char *path, void (*add) (const char *path, enum need need, void *data), void *data)
 {
-  needs (path, true, 0, add, data);
+  needs (path, NEED_COMMAND, 0, add, data);
 }

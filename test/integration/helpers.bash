@@ -389,6 +389,36 @@ set_entitlements() {
   edit_config "$1" '.annotations["io.entitle.entitlements"] = $list' --arg list "$2"
 }
 
+# require_landlock: skip where the kernel has no Landlock (fs.* are refused
+# there; test-landlock covers the refusal); else LANDLOCK_ABI is its ABI.
+require_landlock() {
+  LANDLOCK_ABI=$("$ENTITLE" probe --json | jq -r .landlock_abi)
+  if [ "$LANDLOCK_ABI" -lt 1 ] 2>/dev/null; then
+    skip "this kernel has no Landlock: fs.* are refused here (test-landlock covers the refusal)"
+  fi
+}
+
+# require_fs_write: skip where the kernel's Landlock cannot hold all of
+# fs.write (ABI 3 made truncate(2) a right), which create refuses there
+# (landlock.bats tests the refusal).
+require_fs_write() {
+  [ "$LANDLOCK_ABI" -ge 3 ] ||
+    skip "this kernel's Landlock ABI $LANDLOCK_ABI has no truncate right: create refuses fs.write"
+}
+
+# writable_bundle ARG...: make_bundle running ARG... on a writable copy of
+# the rootfs ($BATS_TEST_TMPDIR/rootfs), with /data/f (a file fs.read
+# lists) in it.
+writable_bundle() {
+  local rootfs="$BATS_TEST_TMPDIR/rootfs"
+  rm -rf "$rootfs"
+  cp -a "$ROOTFS" "$rootfs"
+  mkdir "$rootfs/data"
+  echo data >"$rootfs/data/f"
+  make_bundle "$BUNDLE" "$@"
+  edit_config "$BUNDLE" '.root = {path: $r, readonly: false}' --arg r "$rootfs"
+}
+
 # example_objects DIR: the BPF objects of examples/ (custom entitlements,
 # entitle.json(5)) that make built, copied into DIR, for admin configs
 # written there that name them relative to themselves.

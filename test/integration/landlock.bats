@@ -13,10 +13,7 @@ load helpers
 
 setup() {
   common_setup
-  LANDLOCK_ABI=$("$ENTITLE" probe --json | jq -r .landlock_abi)
-  if [ "$LANDLOCK_ABI" -lt 1 ] 2>/dev/null; then
-    skip "this kernel has no Landlock: fs.* are refused here (test-landlock covers the refusal)"
-  fi
+  require_landlock
   # The exec marks and the probe cache in the test's own state_dir.
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
   NETNS=
@@ -25,25 +22,6 @@ setup() {
 teardown() {
   common_teardown
   [ -z "$NETNS" ] || ip netns delete "$NETNS" 2>/dev/null || true
-}
-
-# require_fs_write: skip where the kernel's Landlock cannot hold all of
-# fs.write (ABI 3 made truncate(2) a right), which create refuses there.
-require_fs_write() {
-  [ "$LANDLOCK_ABI" -ge 3 ] ||
-    skip "this kernel's Landlock ABI $LANDLOCK_ABI has no truncate right: create refuses fs.write (tested below)"
-}
-
-# writable_bundle ARG...: make_bundle running ARG... on a writable copy of
-# the rootfs, with /data/f (a file fs.read lists) in it.
-writable_bundle() {
-  local rootfs="$BATS_TEST_TMPDIR/rootfs"
-  rm -rf "$rootfs"
-  cp -a "$ROOTFS" "$rootfs"
-  mkdir "$rootfs/data"
-  echo data >"$rootfs/data/f"
-  make_bundle "$BUNDLE" "$@"
-  edit_config "$BUNDLE" '.root = {path: $r, readonly: false}' --arg r "$rootfs"
 }
 
 # What a process tries: create /etc/x and /tmp/x (the shell's words when

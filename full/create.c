@@ -6,12 +6,10 @@
 #include <string.h>
 #include "commands.h"
 #include "compile.h"
-#include "exec-mark.h"
 #include "rewrite.h"
 #include "fault.h"
 #include "file.h"
 #include "json.h"
-#include "landlock.h"
 #include "utils.h"
 
 /* Could anything apply?  Only then is config.json parsed: the admin sets
@@ -76,14 +74,6 @@ shim_create (struct shim_s *s, entitle_error_t *err)
       if (UNLIKELY (ret < 0))
         return ret;
     }
-  /* Before the container exists: a plain exec into it must find the
-     mark (lib/host/exec-mark.h).  */
-  if (entitle_landlock_wraps (s->ctx, &final))
-    ret = entitle_exec_mark (s->ctx->config->state_dir, s->args.root, s->args.id, err);
-  else
-    entitle_exec_unmark (s->ctx->config->state_dir, s->args.root, s->args.id);
-  if (UNLIKELY (ret < 0))
-    return ret;
   entitle_log_debug (s->ctx->log, "rewrote `%s`: %s", path,
                      json_string (json_get (json_get (spec, "annotations"), ENTITLE_ANNOTATION_APPLIED)));
   ret = shim_seccomp_layer (s, &final, err);

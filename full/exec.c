@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#include "caps.h"
 #include "cgroup.h"
 #include "commands.h"
 #include "compile.h"
-#include "exec-mark.h"
 #include "landlock.h"
+#include "layers.h"
 #include "resolve.h"
 #include "trust.h"
 #include "entitlements.h"
@@ -23,9 +26,15 @@
    entitlements.  What the container got is read back from its bundle.
    In a container whose processes start through the in-container helper
    (Landlock), every exec'd command does too, --process or not (DESIGN
-   §7): the helper with the container's rules goes in front of it.  */
+   §7).  Whether it does is decided here, for every exec, from the
+   container's own state (`runtime state`, the set derived from it as
+   create derived it): never from how --root is spelt or from anything
+   entitle keeps, which can be gone (DESIGN §8).  */
 
-/* `runtime [--root R] state ID`: the container's state JSON.  */
+/* `runtime [--root R] state ID`: the container's state JSON.  A runtime
+   that cannot give it (ESRCH: it exited with its error) cannot exec into
+   the container either, and says why itself; one that was killed gave no
+   answer, which is no reason to run anything.  */
 static int
 container_state (struct shim_s *s, json_t **state, entitle_error_t *err)
 {
@@ -46,6 +55,9 @@ container_state (struct shim_s *s, json_t **state, entitle_error_t *err)
   status = shim_capture (s->runtime, argv, &out, &len, err);
   if (UNLIKELY (status < 0))
     return status;
+  if (status >= 128)
+    return entitle_make_error (err, EIO, "state of container `%s`: %s ended with status %d", s->args.id,
+                               s->runtime, status);
   if (status != 0)
     return entitle_make_error (err, ESRCH, "state of container `%s`: %s exited with %d", s->args.id,
                                s->runtime, status);
@@ -68,8 +80,9 @@ bundle_config (const json_t *state, json_t **spec, entitle_error_t *err)
   return shim_load_json (path, &raw, &len, spec, err);
 }
 
-/* A process without a capabilities object would keep what the runtime
-   has: give it what the container was given instead, then narrow that.  */
+/* A process without a capabilities object (missing or null) gets what
+   the container was given from the runtime: write that down, then narrow
+   it, or the trust rule would judge the narrowing against nothing.  */
 static int
 container_caps (const json_t *state, json_t *process, entitle_error_t *err)
 {
@@ -77,13 +90,13 @@ container_caps (const json_t *state, json_t *process, entitle_error_t *err)
   const json_t *caps;
   int ret;
 
-  if (json_get (process, "capabilities"))
+  if (entitle_caps_object (process))
     return 0;
   ret = bundle_config (state, &spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  caps = json_get (json_get (spec, "process"), "capabilities");
-  if (caps && caps->type == JSON_OBJECT)
+  caps = entitle_caps_object (json_get (spec, "process"));
+  if (caps)
     json_set (process, "capabilities", json_clone (caps));
   return 0;
 }
@@ -162,19 +175,71 @@ join_cgroup (const json_t *state, entitle_error_t *err)
   return entitle_cgroup_move (dir, getpid (), err);
 }
 
+/* FILE as runc reads it: opened as given (a FIFO waits for its writer,
+   as runc waits), read until the JSON object in it is closed (runc's
+   decoder stops there and never reads the rest: a writer may keep the
+   pipe open), and never more than a config (runc has no bound).  */
+static int
+read_process (const char *path, char **buf, size_t *len, entitle_error_t *err)
+{
+  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  cleanup_free char *data = NULL;
+  struct json_scan_s scan = { 0 };
+  const size_t max = ENTITLE_MAX_CONFIG_SIZE;
+  size_t n = 0, cap = 0;
+  long end = 0;
+
+  if (fd < 0)
+    return entitle_make_sys_error (err, "open `%s`", path);
+  /* One byte past the bound tells a larger file.  */
+  while (end == 0 && n <= max)
+    {
+      ssize_t r;
+      if (n == cap)
+        {
+          cap = cap == 0 ? 65536 : cap * 2;
+          if (cap > max + 1)
+            cap = max + 1;
+          data = realloc (get_and_reset (&data), cap + 1);
+          if (data == NULL)
+            abort ();
+        }
+      r = read (fd, data + n, cap - n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return entitle_make_sys_error (err, "read `%s`", path);
+      if (r == 0)
+        break;
+      n += (size_t)r;
+      end = json_scan (&scan, data, n);
+    }
+  *len = end > 0 ? (size_t)end : n;
+  if (*len > max)
+    return entitle_make_error (err, EFBIG, "`%s` is larger than %zu MiB", path, max >> 20);
+  data[*len] = '\0';
+  *buf = get_and_reset (&data);
+  return 0;
+}
+
+/* The process of `exec --process FILE` with the container's effects, as
+   compact JSON in @out.  */
 static int
 exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s *requested,
-              const struct entitle_set_s *final, bool wraps, entitle_error_t *err)
+              const struct entitle_set_s *final, bool wraps, char **out, size_t *out_len, entitle_error_t *err)
 {
-  cleanup_free char *raw = NULL, *out = NULL;
+  cleanup_free char *raw = NULL;
   cleanup_json json_t *process = NULL;
   cleanup_outcome struct entitle_outcome_s outcome = { 0 };
-  size_t len, out_len;
+  size_t len = 0;
   int ret;
 
-  ret = shim_load_json (s->args.process, &raw, &len, &process, err);
+  ret = read_process (s->args.process, &raw, &len, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  ret = json_parse (raw, len, &process, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "load `%s`", s->args.process);
   if (process->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "`%s`: a process must be a JSON object", s->args.process);
   ret = container_caps (state, process, err);
@@ -187,10 +252,33 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
   if (ret == 0 && wraps)
     entitle_landlock_wrap (s->ctx, process, final);
   if (ret == 0)
-    ret = json_generate_compact (process, &out, &out_len, err);
-  if (ret == 0)
-    ret = entitle_file_write_atomic (s->args.process, out, out_len, err);
+    ret = json_generate_compact (process, out, out_len, err);
   return ret;
+}
+
+/* The runtime reads the process entitle judged, never FILE again (a pipe
+   is read once, and FILE is the engine's: it is left as given): a copy in
+   memory at /proc/self/fd/N, N past every fd the runtime passes the
+   container (@final's eBPF seccomp filters are the last), so the runtime
+   closes it there.  */
+static int
+hand_process (struct shim_s *s, const struct entitle_set_s *final, const char *text, size_t len,
+              entitle_error_t *err)
+{
+  cleanup_close int mem = memfd_create ("entitle-process", MFD_CLOEXEC);
+  cleanup_free char *path = NULL;
+  int past = entitle_helper_seccomp_fd (s->ctx) + (int)entitle_layers_seccomp_filters (s->ctx, final), fd;
+
+  if (mem < 0 || entitle_write_all (mem, text, len) < 0)
+    return entitle_make_sys_error (err, "exec `%s`: the process for the runtime", s->args.id);
+  /* Not close-on-exec: the runtime opens it.  */
+  fd = fcntl (mem, F_DUPFD, past);
+  if (fd < 0)
+    return entitle_make_sys_error (err, "exec `%s`: the process for the runtime", s->args.id);
+  if (asprintf (&path, "/proc/self/fd/%d", fd) < 0)
+    abort ();
+  entitle_args_set_process (s->argc, s->argv, &s->args, path);
+  return 0;
 }
 
 /* `exec ID COMMAND...`: the helper goes in front of COMMAND.  */
@@ -227,23 +315,37 @@ exec_wrapped (struct shim_s *s, const struct entitle_set_s *final, entitle_error
   return ret;
 }
 
+/* The set of the container @state describes, derived as create and the
+   hook derive it (its annotations are the config's, in the state): never
+   the record io.entitle.applied, which an image can write.  */
+static int
+container_set (struct shim_s *s, const json_t *state, struct entitle_set_s *requested,
+               struct entitle_set_s *final, entitle_error_t *err)
+{
+  int ret = requested_of (&s->ctx->config->catalogue, state, requested, err);
+
+  if (ret == 0)
+    ret = entitle_resolve (s->ctx->config, requested, final, err);
+  return ret;
+}
+
 int
 shim_exec (struct shim_s *s, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s requested = { 0 }, final = { 0 };
   cleanup_json json_t *state = NULL;
+  cleanup_free char *process = NULL;
   /* crun --cgroup-manager=disabled is the only way a container's cgroup is
      one entitle-hook made (every other runtime and manager gives it its
      own, and joins it on exec).  */
-  bool bpf = s->args.no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0;
-  const char *state_dir = s->ctx->config->state_dir;
-  bool marked = entitle_exec_marked (state_dir, s->args.root, s->args.id), wraps;
+  bool bpf = s->args.no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0, wraps;
+  size_t process_len = 0;
   int ret;
 
-  if ((s->args.process == NULL && s->args.n_caps == 0 && !bpf && !marked) || s->args.id == NULL)
+  if (s->args.id == NULL)
     return shim_exec_runtime (s, err);
   ret = container_state (s, &state, err);
-  /* A container that does not exist is the runtime's error to report.  */
+  /* A container the runtime cannot find is the runtime's error to report.  */
   if (ret < 0 && (*err)->status == ESRCH)
     {
       entitle_error_release (err);
@@ -251,29 +353,20 @@ shim_exec (struct shim_s *s, entitle_error_t *err)
     }
   if (ret == 0 && bpf)
     ret = join_cgroup (state, err);
-  /* The container's set, derived as create and the hook derive it (its
-     annotations are the config's, in the state): never the record
-     io.entitle.applied, which an image can write.  */
   if (ret == 0)
-    ret = requested_of (&s->ctx->config->catalogue, state, &requested, err);
-  if (ret == 0)
-    ret = entitle_resolve (s->ctx->config, &requested, &final, err);
+    ret = container_set (s, state, &requested, &final, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "exec `%s`", s->args.id);
-  wraps = entitle_landlock_wraps (s->ctx, &final);
-  /* A mark this container does not need: one a container of the same
-     root and id left.  */
-  if (marked && !wraps)
-    entitle_exec_unmark (state_dir, s->args.root, s->args.id);
   if (final.n == 0)
     return shim_exec_runtime (s, err);
+  wraps = entitle_landlock_wraps (s->ctx, &final);
   ret = check_caps (s, &final, err);
   if (ret == 0 && s->args.process)
-    ret = exec_process (s, state, &requested, &final, wraps, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  if (wraps)
+    ret = exec_process (s, state, &requested, &final, wraps, &process, &process_len, err);
+  if (ret == 0 && wraps)
     ret = shim_seccomp_layer (s, &final, err);
+  if (ret == 0 && process)
+    ret = hand_process (s, &final, process, process_len, err);
   if (UNLIKELY (ret < 0))
     return ret;
   if (wraps && s->args.process == NULL)

@@ -95,7 +95,7 @@ static const struct shim_option_s restore_options[] = {
 };
 
 static const struct shim_option_s exec_options[] = {
-  { "--process", "-p", ARG_FILE, "FILE", "the process to run: entitle narrows it for the container's entitlements" },
+  { "--process", "-p", ARG_FILE, "FILE", "the process to run (a file or a pipe): entitle narrows it for the container's entitlements" },
   { "--cap", "-c", ARG_TEXT, "CAP", "refused when the container's entitlements take CAP away" },
   HELP_OPTION,
   END_OPTIONS,
@@ -177,11 +177,13 @@ static const struct shim_help_s commands[] = {
   { "restore", HELP_ACTS, "[options] ID", "the same, then restore from a checkpoint", REWRITE_TEXT,
     restore_options, false },
   { "exec", HELP_ACTS, "[options] ID [COMMAND...]", "give the process the container's entitlements",
-    "With --process FILE (what engines pass), entitle first applies to FILE the process-level effects "
-    "of the container's entitlements, derived as create derives them: capabilities, noNewPrivileges, "
-    "AppArmor and SELinux labels, with the trust rule.  --cap CAP is refused when the entitlements "
-    "take CAP away.  Where entitle-hook made the container's cgroup (crun without a cgroup manager), "
-    "the process joins it.  Otherwise exec is the runtime's.",
+    "With --process FILE (what engines pass), entitle first applies to the process in FILE the "
+    "process-level effects of the container's entitlements, derived as create derives them from the "
+    "container's state: capabilities, noNewPrivileges, AppArmor and SELinux labels, with the trust rule; "
+    "FILE (a file or a pipe) is read as runc reads it and left as given.  In a container that runs "
+    "entitle-init (fs.read, fs.write), every exec'd command, plain or in FILE, gets it in front.  "
+    "--cap CAP is refused when the entitlements take CAP away.  Where entitle-hook made the container's "
+    "cgroup (crun without a cgroup manager), the process joins it.  Otherwise exec is the runtime's.",
     exec_options, false },
   { "features", HELP_ACTS, "", "the runtime's features, with entitle's",
     "entitle adds its facts to the runtime's features, under annotations: io.entitle.version, "

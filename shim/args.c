@@ -306,3 +306,32 @@ entitle_args_set_preserve_fds (int argc, char *const *argv, const struct entitle
     }
   return out;
 }
+
+/* Where the value @value starts in the argument @arg: 0 when it is the
+   whole argument, past the `=` of `--flag=value`, -1 when it is not in
+   @arg.  */
+static int
+value_offset (const char *arg, const char *value)
+{
+  const char *eq = strchr (arg, '=');
+
+  if (arg == value)
+    return 0;
+  return eq && eq + 1 == value ? (int)(eq + 1 - arg) : -1;
+}
+
+void
+entitle_args_set_process (int argc, char **argv, struct entitle_args_s *a, const char *path)
+{
+  for (int i = 0; a->process && i < argc; i++)
+    {
+      int at = value_offset (argv[i], a->process);
+
+      if (at < 0)
+        continue;
+      if (asprintf (&argv[i], "%.*s%s", at, argv[i], path) < 0)
+        abort ();
+      a->process = argv[i] + at;
+      return;
+    }
+}

@@ -72,4 +72,12 @@ int entitle_args_take_own (int argc, char **argv, struct entitle_args_s *a);
  */
 char **entitle_args_set_preserve_fds (int argc, char *const *argv, const struct entitle_args_s *a, char *flag);
 
+/**
+ * Point the command's --process (parsed into @a) at @path: the argument
+ * of @argv (argc entries) that holds its value is replaced by @path, or,
+ * where the value was given after `=`, by the flag as given, `=`, and
+ * @path.  @a->process becomes the new value.
+ */
+void entitle_args_set_process (int argc, char **argv, struct entitle_args_s *a, const char *path);
+
 #endif

@@ -20,8 +20,6 @@
 #include <unistd.h>
 #include "admin-config.h"
 #include "args.h"
-#include "cgroup.h"
-#include "exec-mark.h"
 #include "file.h"
 #include "log.h"
 #include "runtime.h"
@@ -138,13 +136,13 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
       entitle_error_release (&cfg_err);
       return exec_full (argv, err);
     }
-  /* exec: the process-level effects of --process and --cap, the cgroup
-     entitle-hook made where no cgroup is managed, or the in-container
-     helper in front of a plain exec's command (full/exec.c); the last is
-     one access(2) to the container's mark (lib/host/exec-mark.h).  */
-  if (is (c, "exec")
-      && (a->process || a->n_caps || (a->no_cgroup_manager && access (ENTITLE_BPF_PINS, F_OK) == 0)
-          || entitle_exec_marked (cfg->state_dir, a->root, a->id)))
+  /* exec into a container (full/exec.c): the process-level effects of
+     --process and --cap, the cgroup entitle-hook made where no cgroup is
+     managed, and the in-container helper in front of a plain exec's
+     command.  Whether that applies is the container's own state to say
+     (entitle-full asks the runtime), never something only entitle keeps,
+     which can be gone or keyed by another spelling of --root (DESIGN §8).  */
+  if (is (c, "exec") && a->id)
     return exec_full (argv, err);
   if ((is (c, "create") || is (c, "run") || is (c, "restore")) && create_needs_full (a, cfg))
     return exec_full (argv, err);

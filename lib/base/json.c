@@ -869,3 +869,38 @@ json_equal (const json_t *a, const json_t *b)
     }
   return true;
 }
+
+static bool
+json_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+long
+json_scan (struct json_scan_s *s, const char *buf, size_t len)
+{
+  for (; s->pos < len; s->pos++)
+    {
+      char c = buf[s->pos];
+
+      if (s->in_string)
+        {
+          s->in_string = s->escape || c != '"';
+          s->escape = !s->escape && c == '\\';
+        }
+      else if (s->depth == 0 && json_space (c))
+        continue;
+      else if (c == '{' || c == '[')
+        s->depth++;
+      else if (s->depth == 0)
+        return -1;
+      else if (c == '}' || c == ']')
+        {
+          if (--s->depth == 0)
+            return (long)++s->pos;
+        }
+      else
+        s->in_string = c == '"';
+    }
+  return 0;
+}

@@ -52,6 +52,26 @@ struct json_s
  */
 int json_parse (const char *buf, size_t len, json_t **out, entitle_error_t *err);
 
+/* Where the first JSON value of a stream ends, found as the bytes come
+   (exec --process FILE, which runc reads with a decoder that stops
+   there: what follows is never read).  Only the structure is followed;
+   json_parse judges the bytes.  Zero-initialise.  */
+struct json_scan_s
+{
+  size_t pos;   /**< bytes scanned */
+  size_t depth; /**< objects and arrays open */
+  bool in_string, escape;
+};
+
+/**
+ * Scan on through @buf, of which @len bytes have arrived (the first
+ * @s->pos were scanned by earlier calls).  Returns the length of the
+ * object or array @buf starts with (after white space) once it is
+ * closed; 0 while it may go on; -1 when @buf starts with anything else
+ * (no process, which must be an object: json_parse says what it is).
+ */
+long json_scan (struct json_scan_s *s, const char *buf, size_t len);
+
 /**
  * Serialise @v, indented, with a trailing newline, into a malloc'd buffer.
  */

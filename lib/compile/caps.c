@@ -78,16 +78,24 @@ entitle_caps_names (struct entitle_ctx_s *ctx)
   return a;
 }
 
+const json_t *
+entitle_caps_object (const json_t *process)
+{
+  const json_t *caps = json_get (process, "capabilities");
+
+  return caps && caps->type == JSON_OBJECT ? caps : NULL;
+}
+
 /* No capabilities object means the runtime keeps what it has: write that
    down before taking anything away.  */
 static json_t *
 materialize (struct entitle_ctx_s *ctx, json_t *process)
 {
-  json_t *caps = json_get (process, "capabilities"), *held;
+  json_t *caps, *held;
   size_t i;
 
-  if (caps && caps->type == JSON_OBJECT)
-    return caps;
+  if (entitle_caps_object (process))
+    return json_get (process, "capabilities");
   caps = json_new (JSON_OBJECT);
   held = entitle_caps_names (ctx);
   for (i = 0; i < 4; i++)
@@ -159,7 +167,7 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
 bool
 entitle_caps_bounding_has (const json_t *process, const char *name)
 {
-  const json_t *caps = json_get (process, "capabilities");
+  const json_t *caps = entitle_caps_object (process);
   if (caps == NULL)
     return true;
   return json_array_find_string (json_get (caps, "bounding"), name) >= 0;

@@ -30,6 +30,15 @@ enum entitle_cap_set
 int entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add, char *const *drop,
                         char *const *keep, struct entitle_outcome_s *out, entitle_error_t *err);
 
+/**
+ * The capabilities object of @process, or NULL where it has none: a
+ * member that is missing, null (Go, which runc is written in, reads a
+ * null as a missing member) or not an object.  The runtime then gives an
+ * exec'd process the container's capabilities, and a container's process
+ * all it has.
+ */
+const json_t *entitle_caps_object (const json_t *process);
+
 /** Is @name held in the bounding set of @process? */
 bool entitle_caps_bounding_has (const json_t *process, const char *name);
 

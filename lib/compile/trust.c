@@ -34,12 +34,12 @@ nonempty (const json_t *set)
 static bool
 caps_widen (const json_t *before, const json_t *after)
 {
-  const json_t *cb = json_get (before, "capabilities"), *ca = json_get (after, "capabilities");
+  const json_t *cb = entitle_caps_object (before), *ca = entitle_caps_object (after);
   size_t i;
 
-  /* No capabilities object: the runtime keeps all it has, which for a
-     user other than root is nothing across exec but what is ambient or
-     inheritable.  */
+  /* No capabilities object (or a null one): the runtime keeps all it
+     has, which for a user other than root is nothing across exec but
+     what is ambient or inheritable.  */
   if (cb == NULL)
     return !entitle_caps_runs_as_root (before) && ca
            && (nonempty (json_get (ca, "ambient")) || nonempty (json_get (ca, "inheritable")));

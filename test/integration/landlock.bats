@@ -14,7 +14,7 @@ load helpers
 setup() {
   common_setup
   require_landlock
-  # The exec marks and the probe cache in the test's own state_dir.
+  # The probe cache in the test's own state_dir.
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
   NETNS=
 }
@@ -97,10 +97,12 @@ process_file() {
   writes_confined
   rm -f "$BATS_TEST_TMPDIR/rootfs/tmp/x"
   process_file "$BATS_TEST_TMPDIR/process.json" /bin/sh -c "$WRITES"
+  sum=$(sha256sum <"$BATS_TEST_TMPDIR/process.json")
   run --separate-stderr ent exec --process "$BATS_TEST_TMPDIR/process.json" "$CTID"
   [ "$status" -eq 0 ]
   writes_confined
-  jq -e '.args[:4] == ["/dev/entitle-init", "--fs.write", "/tmp", "--"]' "$BATS_TEST_TMPDIR/process.json"
+  # The runtime ran entitle's copy: the engine's file is left as given.
+  [ "$(sha256sum <"$BATS_TEST_TMPDIR/process.json")" = "$sum" ]
 }
 
 @test "fs.read=/data: only /data and what the command needs to run are readable; plain runc reads /etc" {

@@ -576,6 +576,47 @@ test_entitle_args_set_preserve_fds (void **state)
   assert_string_equal (preserved (ARGC (exec_none), exec_none), "runc exec --preserve-fds=N id sh --preserve-fds 9");
 }
 
+/* exec --process: the copy entitle judged (full/exec.c) takes the place
+   of FILE in whichever spelling it was given; the rest of argv is as it
+   was, a -p after the id (the command's) included.  */
+static char *
+process_set (int argc, char **given)
+{
+  static char out[512];
+  struct entitle_args_s a;
+  char *argv[16];
+
+  memcpy (argv, given, (size_t)argc * sizeof (char *));
+  entitle_args_parse (argc, argv, &a);
+  entitle_args_set_process (argc, argv, &a, "/proc/self/fd/9");
+  assert_string_equal (a.process, "/proc/self/fd/9");
+  out[0] = '\0';
+  for (int i = 0; i < argc; i++)
+    {
+      strcat (out, i ? " " : "");
+      strcat (out, argv[i]);
+      if (argv[i] != given[i])
+        free (argv[i]);
+    }
+  return out;
+}
+
+static void
+test_entitle_args_set_process (void **state)
+{
+  char *separate[] = { "runc", "exec", "-p", "F", "id", "-p", "x" };
+  char *joined[] = { "runc", "exec", "--process=F", "id" };
+  char *one_dash[] = { "runc", "exec", "-process=F=G", "id" };
+  char *twice[] = { "runc", "exec", "-p", "F", "--process", "G", "id" };
+
+  (void)state;
+  assert_string_equal (process_set (ARGC (separate), separate), "runc exec -p /proc/self/fd/9 id -p x");
+  assert_string_equal (process_set (ARGC (joined), joined), "runc exec --process=/proc/self/fd/9 id");
+  assert_string_equal (process_set (ARGC (one_dash), one_dash), "runc exec -process=/proc/self/fd/9 id");
+  /* The last one is the runtime's.  */
+  assert_string_equal (process_set (ARGC (twice), twice), "runc exec -p F --process /proc/self/fd/9 id");
+}
+
 int
 main (void)
 {
@@ -604,6 +645,7 @@ main (void)
     cmocka_unit_test (test_entitle_args_parse_argv_unchanged),
     cmocka_unit_test (test_entitle_args_parse_bool_false),
     cmocka_unit_test (test_entitle_args_set_preserve_fds),
+    cmocka_unit_test (test_entitle_args_set_process),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

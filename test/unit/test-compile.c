@@ -1072,6 +1072,38 @@ test_entitle_compile_process_no_capabilities_object (void **state)
     assert_true (cap_in (process, "bounding", "CAP_KILL"));
 }
 
+/* "capabilities": null is no capabilities object (Go, which runc is
+   written in, reads null as a missing member): the runtime gives such an
+   exec'd process the container's capabilities.  A narrowing entitlement
+   needs no grant for it (issue 23, class 6: fs.write was refused as not
+   granted, the null judged as empty sets and the narrowing as adding all
+   entitle holds).  */
+static void
+test_entitle_check_process_grants_null_capabilities (void **state)
+{
+  static const char *const lists[] = { "fs.write=/tmp", "network.none", "security.confined" };
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  size_t i;
+
+  (void)state;
+  no_config (&cfg);
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  for (i = 0; i < sizeof (lists) / sizeof (lists[0]); i++)
+    {
+      cleanup_json json_t *process = parse_ok ("{\"args\":[\"sh\"],\"capabilities\":null}");
+      cleanup_entitle_set struct entitle_set_s set = { 0 };
+      entitle_error_t err = NULL;
+
+      assert_int_equal (entitle_parse_list (NULL, lists[i], "test", &set, &err), 0);
+      if (entitle_check_process_grants (&ctx, process, &set, &err) < 0)
+        fail_msg ("`%s` refused: %s", lists[i], err->msg);
+    }
+  assert_false (widens ("{\"process\":{\"capabilities\":null}}",
+                        "{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_KILL\"]}}}"));
+  entitle_ctx_release (&ctx);
+}
+
 int
 main (void)
 {
@@ -1105,6 +1137,7 @@ main (void)
     cmocka_unit_test (test_entitle_widens_pairs),
     cmocka_unit_test (test_entitle_compile_process_drops_caps),
     cmocka_unit_test (test_entitle_compile_process_no_capabilities_object),
+    cmocka_unit_test (test_entitle_check_process_grants_null_capabilities),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -673,6 +673,59 @@ test_json_generate_compact_refuses_bad_utf8 (void **state)
     }
 }
 
+/* json_scan: where runc's decoder stops reading exec --process FILE.  */
+
+/* Feed @doc to json_scan @step bytes at a time, as reads would bring it. */
+static long
+scan_in_steps (const char *doc, size_t step)
+{
+  struct json_scan_s s = { 0 };
+  size_t len = strlen (doc), n = 0;
+  long end = 0;
+
+  while (end == 0 && n < len)
+    {
+      n = n + step > len ? len : n + step;
+      end = json_scan (&s, doc, n);
+    }
+  return end;
+}
+
+static void
+test_json_scan_ends_at_the_first_value (void **state)
+{
+  static const struct
+  {
+    const char *doc;
+    long end;
+  } cases[] = {
+    { "{}", 2 },
+    { " \n\t{\"args\":[\"sh\"]}\n", 18 },
+    { "{\"a\":\"}\"}{", 9 },
+    { "{\"a\":\"\\\"}\"}x", 11 },
+    { "{\"a\":\"\\\\\"}garbage", 10 },
+    { "[{\"a\":[1,{}]}] [", 14 },
+    { "{\"args\":[\"", 0 },
+    { "{\"a\":{}", 0 },
+    { "", 0 },
+    { "  ", 0 },
+    { "null", -1 },
+    { "\"{}\"", -1 },
+    { "}", -1 },
+  };
+  struct json_scan_s zero = { 0 };
+  size_t i, step;
+
+  (void)state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    for (step = 1; step <= 4; step++)
+      if (scan_in_steps (cases[i].doc, step) != cases[i].end)
+        fail_msg ("`%s` in steps of %zu: %ld, not %ld", cases[i].doc, step, scan_in_steps (cases[i].doc, step),
+                  cases[i].end);
+  /* /dev/zero: refused at its first byte, as runc's decoder refuses it. */
+  assert_int_equal (json_scan (&zero, "\0{}", 3), -1);
+}
+
 int
 main (void)
 {
@@ -704,6 +757,7 @@ main (void)
     cmocka_unit_test (test_json_clone_deep),
     cmocka_unit_test (test_json_new_constructors),
     cmocka_unit_test (test_error_message_one_line),
+    cmocka_unit_test (test_json_scan_ends_at_the_first_value),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

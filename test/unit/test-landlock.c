@@ -13,7 +13,6 @@
 #include "unit.h"
 #include "compile.h"
 #include "context.h"
-#include "exec-mark.h"
 #include "json.h"
 #include "landlock.h"
 #include "layers.h"
@@ -383,30 +382,6 @@ test_helper_argv_seccomp_fd_fake_kernel (void **state)
   assert_string_equal (d, "/dev/entitle-init --fs.write /tmp --");
 }
 
-/* The marks that send a plain exec through entitle-full: per root and id.  */
-static void
-test_exec_mark_per_root_and_id (void **state)
-{
-  char dir[] = "/tmp/test-landlock-XXXXXX", sub[64];
-  entitle_error_t err = NULL;
-
-  (void)state;
-  assert_non_null (mkdtemp (dir));
-  assert_false (entitle_exec_marked (dir, NULL, "c1"));
-  assert_int_equal (entitle_exec_mark (dir, "/run/runc", "c1", &err), 0);
-  assert_true (entitle_exec_marked (dir, "/run/runc", "c1"));
-  assert_false (entitle_exec_marked (dir, NULL, "c1"));
-  assert_false (entitle_exec_marked (dir, "/run/runc", "c2"));
-  assert_false (entitle_exec_marked (dir, "/run/runc", NULL));
-  entitle_exec_unmark (dir, "/run/runc", "c1");
-  assert_false (entitle_exec_marked (dir, "/run/runc", "c1"));
-  /* Nothing else was left behind.  */
-  assert_true (strlen (dir) + 6 < sizeof (sub));
-  snprintf (sub, sizeof (sub), "%s/exec", dir);
-  assert_int_equal (rmdir (sub), 0);
-  assert_int_equal (rmdir (dir), 0);
-}
-
 int
 main (void)
 {
@@ -422,7 +397,6 @@ main (void)
     cmocka_unit_test (test_landlock_no_args_nothing_added),
     cmocka_unit_test (test_landlock_wrap_process),
     cmocka_unit_test (test_helper_argv_seccomp_fd_fake_kernel),
-    cmocka_unit_test (test_exec_mark_per_root_and_id),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -12,7 +12,7 @@
 #   ENTITLE_SRCDIR, ENTITLE_BUILDDIR   the trees (absolute)
 #   ENTITLE_BPF_PINS                   where the build pins its objects
 #   KERNELS_CACHE    downloaded kernels (default BUILDDIR/test/kernels/cache)
-#   KERNELS_TIMEOUT  seconds a row may take, boot to power-off (default 1200)
+#   KERNELS_TIMEOUT  seconds a row may take, boot to power-off (default 1800: a row takes 290-920 s on an idle 2-core host, and twice that beside other work)
 #   KERNELS_JOBS     rows booted at once (default 3, every row: a guest has
 #                    one vCPU, and the rows' work is uneven)
 #   KERNELS_TESTS    the integration tests to run (default test/kernels/tests)
@@ -25,7 +25,7 @@ src=${ENTITLE_SRCDIR:?}
 build=${ENTITLE_BUILDDIR:?}
 cache=${KERNELS_CACHE:-$build/test/kernels/cache}
 out=$build/test/kernels/results
-timeout_s=${KERNELS_TIMEOUT:-1200}
+timeout_s=${KERNELS_TIMEOUT:-1800}
 jobs=${KERNELS_JOBS:-3}
 tests=${KERNELS_TESTS:-$here/tests}
 unit="test/unit/test-probe-json test/unit/test-probe-fake test/unit/test-catalogue test/unit/test-compile

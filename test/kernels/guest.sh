@@ -58,8 +58,10 @@ run_tap() {
 	start=$(date +%s)
 	"$@" >"$R/$name.tap" 2>"$R/$name.err" </dev/null
 	n_ok=$(grep -c '^ok ' "$R/$name.tap")
-	n_not=$(grep -c '^not ok ' "$R/$name.tap")
-	say "$name: $n_ok ok, $n_not not ok"
+	# cmocka writes a skip as "not ok N # SKIP", bats as "ok N ... # skip".
+	n_skip=$(grep -c -i '^\(not \)\?ok .* # skip' "$R/$name.tap")
+	n_not=$(grep '^not ok ' "$R/$name.tap" | grep -c -v -i ' # skip')
+	say "$name: $n_ok ok, $n_not not ok, $n_skip skipped"
 }
 
 setup_machine

@@ -16,8 +16,7 @@
 #include "rules.h"
 #include "storage.h"
 
-#define SOCK_RAW        3
-#define TCP_ESTABLISHED 1
+#define SOCK_RAW 3
 
 #define IPPROTO_HOPOPTS  0
 #define IPPROTO_ICMP     1
@@ -25,15 +24,28 @@
 #define IPPROTO_UDP      17
 #define IPPROTO_ROUTING  43
 #define IPPROTO_FRAGMENT 44
+#define IPPROTO_ESP      50
+#define IPPROTO_AH       51
 #define IPPROTO_ICMPV6   58
 #define IPPROTO_DSTOPTS  60
+#define IPPROTO_MH       135
 #define IPPROTO_UDPLITE  136
+#define IPPROTO_HIP      139
+#define IPPROTO_SHIM6    140
 
 #define TCP_SYN 0x02
 #define TCP_ACK 0x10
 
-/* IPv6 extension headers looked through before the transport header.  */
-#define MAX_EXTENSIONS 4
+#define TCP_CLOSE  7
+#define TCP_LISTEN 10
+
+/* The IPv6 extension headers the skb programs walk to the transport
+   header (parse6); a longer chain is unreadable.  The kernel's own
+   sockets write at most four (Hop-by-Hop, Destination Options, Routing,
+   Destination Options), IPsec adds AH and the kernel's fragmentation a
+   Fragment header (an atomic one, RFC 6946, reaches the socket): twice
+   that is room enough.  */
+#define MAX_EXTENSIONS 8
 
 char LICENSE[] SEC ("license") = "GPL";
 
@@ -354,6 +366,64 @@ parse4 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
   return 0;
 }
 
+/* Is @nh an IPv6 extension header (IANA's registry of them, RFC 7045),
+   so that something the kernel may read follows it?  */
+static __always_inline int
+ipv6_extension (__u8 nh)
+{
+  switch (nh)
+    {
+    case IPPROTO_HOPOPTS:
+    case IPPROTO_ROUTING:
+    case IPPROTO_FRAGMENT:
+    case IPPROTO_ESP:
+    case IPPROTO_AH:
+    case IPPROTO_DSTOPTS:
+    case IPPROTO_MH:
+    case IPPROTO_HIP:
+    case IPPROTO_SHIM6:
+    case 253: /* experiments (RFC 3692) */
+    case 254:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+/* The length of the extension header @nh, the @i-th of the chain, whose
+   first bytes are @e; -1 where the programs cannot read past it: a
+   Hop-by-Hop header that is not first (the kernel reads it only there), a
+   fragment after the first (its transport header is in another one), and
+   what they cannot parse (ESP's payload is encrypted; the others the
+   kernel does not read past either, and a kernel that did would hide the
+   transport from the programs).  */
+static __always_inline int
+ipv6_extension_len (__u8 nh, const __u8 *e, int i)
+{
+  switch (nh)
+    {
+    case IPPROTO_HOPOPTS:
+      return i == 0 ? (e[1] + 1) * 8 : -1;
+    case IPPROTO_ROUTING:
+    case IPPROTO_DSTOPTS:
+      return (e[1] + 1) * 8;
+    case IPPROTO_FRAGMENT: /* the offset: the high 13 bits of bytes 2-3 */
+      return (e[2] | (e[3] & 0xf8)) == 0 ? 8 : -1;
+    case IPPROTO_AH: /* in 4-byte words, less 2 (RFC 4302) */
+      return (e[1] + 2) * 4;
+    default:
+      return -1;
+    }
+}
+
+/* The fixed header, then the chain of extension headers to the transport
+   header, which sets pk->proto (a protocol without ports, or No Next
+   Header, ends it too).  A chain the programs cannot read to its end is
+   -1, as a packet cut short is: longer than MAX_EXTENSIONS, or a header
+   they cannot read past (ipv6_extension_len).  What they could not read
+   decides nothing: a verdict that would depend on the ports, the
+   transport or the route denies the packet (entitle_skb_egress,
+   entitle_skb_ingress).  */
 static __always_inline int
 parse6 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
 {
@@ -367,20 +437,30 @@ parse6 (struct __sk_buff *skb, struct packet *pk, __u32 *off)
   __builtin_memcpy (pk->addr, &h[24], 16);
   nh = h[6];
   *off = 40;
-  for (int i = 0; i < MAX_EXTENSIONS; i++)
+  /* Unrolled: 6.1's verifier takes a loop only where the back edge is a
+     jump, and clang may close this one by falling through into its head
+     ("back-edge from insn"; later kernels take both).  */
+#pragma unroll
+  for (int i = 0; i <= MAX_EXTENSIONS; i++)
     {
-      __u8 e[2];
+      __u8 e[4];
+      int len;
 
-      if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_DSTOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_FRAGMENT)
-        break;
-      if (bpf_skb_load_bytes (skb, *off, e, sizeof (e)) < 0)
+      if (!ipv6_extension (nh))
+        {
+          pk->proto = nh;
+          return 0;
+        }
+      if (i == MAX_EXTENSIONS || bpf_skb_load_bytes (skb, *off, e, sizeof (e)) < 0)
+        return -1;
+      len = ipv6_extension_len (nh, e, i);
+      if (len < 0)
         return -1;
       pk->source_routed |= nh == IPPROTO_ROUTING;
-      *off += nh == IPPROTO_FRAGMENT ? 8 : ((__u32)e[1] + 1) * 8;
+      *off += len;
       nh = e[0];
     }
-  pk->proto = nh;
-  return 0;
+  return -1;
 }
 
 static __always_inline int
@@ -422,7 +502,9 @@ parse (struct __sk_buff *skb, struct packet *pk)
    container's socket): no source-routed packet, and only listed
    destinations for everything but TCP after its handshake (the peer of a
    TCP connection is fixed by connect(), checked there, or by an accept()
-   of someone who reached us: replies pass).  */
+   of someone who reached us: replies pass).  A packet it cannot read to
+   its transport header (parse) does not leave: a routing header, the
+   ports or the TCP flags may be in what it could not read.  */
 SEC ("cgroup_skb/egress")
 int
 entitle_skb_egress (struct __sk_buff *skb)
@@ -445,6 +527,19 @@ entitle_skb_egress (struct __sk_buff *skb)
   return 0;
 }
 
+/* Is the socket @skb reaches connected to one peer, so that nothing it
+   receives opens a contact: a TCP connection past its listener, a
+   connected datagram socket?  */
+static __always_inline int
+sk_connected (struct __sk_buff *skb)
+{
+  struct bpf_sock *sk = skb->sk;
+
+  if (sk)
+    sk = bpf_sk_fullsock (sk);
+  return sk != NULL && sk->state != TCP_LISTEN && sk->state != TCP_CLOSE;
+}
+
 /* Does @pk open a contact with the container: a TCP segment that is a
    bare SYN, or a datagram to a socket that is not connected?  Replies on
    the container's own connections (every other TCP segment, datagrams to
@@ -454,16 +549,11 @@ entitle_skb_egress (struct __sk_buff *skb)
 static __always_inline int
 new_contact (struct __sk_buff *skb, const struct packet *pk)
 {
-  struct bpf_sock *sk;
-
   if (pk->proto == IPPROTO_TCP)
     return (pk->tcp_flags & (TCP_SYN | TCP_ACK)) == TCP_SYN;
   if (pk->proto != IPPROTO_UDP && pk->proto != IPPROTO_UDPLITE)
     return 0;
-  sk = skb->sk;
-  if (sk)
-    sk = bpf_sk_fullsock (sk);
-  return sk == NULL || sk->state != TCP_ESTABLISHED;
+  return !sk_connected (skb);
 }
 
 /* Every packet the container's sockets receive.  Under network.bind no
@@ -481,12 +571,14 @@ entitle_skb_ingress (struct __sk_buff *skb)
 
   if (!(p->flags & (POL_BIND | POL_INGRESS)))
     return 1;
-  /* A packet it cannot read: an unlisted source, as far as it knows.  */
+  /* A packet it cannot read to its transport header (parse) is no
+     contact only where the socket says so; elsewhere it is denied,
+     whatever its source and whatever port it may be for.  */
   if (parse (skb, &pk) < 0)
     {
-      if (!(p->flags & POL_INGRESS))
+      if (sk_connected (skb))
         return 1;
-      rule = POL_INGRESS;
+      rule = p->flags & POL_BIND ? POL_BIND : POL_INGRESS;
       info = ENTITLE_EV_UNREADABLE;
     }
   else if (!new_contact (skb, &pk))

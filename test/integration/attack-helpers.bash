@@ -33,6 +33,7 @@ attack_setup() {
   common_setup
   CAPTURES=()
   SERVERS=()
+  BIND_N=0
   declare -gA CAPTURE_PID=()
   make_netns "entitle-atk-$$-$BATS_TEST_NUMBER" "$ADDR_A" "$ADDR_B" "$ADDR_C" "$@" \
     "$ADDR_A6" "$ADDR_B6" "$ADDR_C6"
@@ -120,6 +121,70 @@ server_start() {
   "$@" </dev/null >"$out" 2>&1 3>&- &
   SERVERS+=($!)
   wait_first_line "$out" >/dev/null
+}
+
+# bind_attack RUNNER ENTITLEMENTS CLIENT PROBE...: a container in $NETNS
+# (asking ENTITLEMENTS, if any) runs the server /probe PROBE..., which
+# prints its port; the test's own client, outside the container (a host
+# process in $NETNS), tries it: CLIENT "tcp" connects to A:port (giving
+# up after 2 s), "udp" sends one datagram there; "tcp6" and "udp6" do the
+# same to A6; "udp6-chain=HEADERS" and "syn6-chain=HEADERS" send a
+# datagram or a bare TCP SYN to A6 behind the IPv6 extension headers
+# HEADERS (entitle-probe's chain6; from C6 unless CLIENT_FROM says);
+# "udp6-reply=HEADERS" sends that datagram as the reply of the peer a
+# server `udp-auto ADDR PORT SECS connect` is connected to (from ADDR:PORT,
+# to ADDR, the address the server sends from on lo).  With CLIENT_FROM
+# set, the client sends from that address of $NETNS (its source).  Sets
+# PORT, CLIENT_SAID (the client's word) and SERVER_SAID (the server's
+# verdict: accepted, got or none).  A server that could not listen (its
+# bind, listen or sendto refused) prints the errno instead of a port:
+# then PORT is empty, CLIENT_SAID "no port" and SERVER_SAID the errno.
+bind_attack() {
+  local runner=$1 ents=$2 client=$3 id="$CTID-$1-$((++BIND_N))" out first
+  shift 3
+  make_bundle "$BUNDLE" /probe "$@"
+  join_netns "$BUNDLE"
+  [ -z "$ents" ] || set_entitlements "$BUNDLE" "$ents"
+  create_started "$runner" "$BUNDLE" "$id"
+  out="$BATS_TEST_TMPDIR/$id.out"
+  first=$(wait_first_line "$out")
+  if [[ ! "$first" =~ ^[0-9]+$ ]]; then
+    PORT="" CLIENT_SAID="no port" SERVER_SAID=$first
+    return 0
+  fi
+  PORT=$first
+  local from=()
+  [ -z "${CLIENT_FROM:-}" ] || from=(from "$CLIENT_FROM")
+  case "$client" in
+    tcp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" connect "$ADDR_A" "$PORT" 2) || true ;;
+    udp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" sendto "$ADDR_A" "$PORT") || true ;;
+    tcp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" connect "$ADDR_A6" "$PORT" 2) || true ;;
+    udp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" sendto "$ADDR_A6" "$PORT") || true ;;
+    udp6-chain=* | syn6-chain=*)
+      CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" chain6 "${CLIENT_FROM:-$ADDR_C6}" "$ADDR_A6" "$PORT" \
+        "${client#*=}" "$([[ $client == syn* ]] && echo syn || echo udp)") || true
+      ;;
+    udp6-reply=*)
+      CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" chain6 "$2" "$2" "$PORT" "${client#*=}" udp 2 "$3") || true
+      ;;
+  esac
+  wait_lines "$out" 2
+  SERVER_SAID=$(sed -n 2p "$out")
+}
+
+# unreached CLIENT: under entitle no client reached the server: it
+# listened on a port other than the listed one and nothing connected (nor
+# did a SYN get its SYN-ACK), or it could not listen at all (where the
+# kernel runs BPF LSM, listen() on a port the kernel chose is refused).
+unreached() {
+  echo "port \"$PORT\", client: $CLIENT_SAID, server: $SERVER_SAID" >&2
+  [ "$PORT" != 8080 ]
+  [ "$CLIENT_SAID" != ok ] || [[ "$1" == udp* ]]
+  [ "$CLIENT_SAID" != synack ]
+  case "$SERVER_SAID" in
+    none | E*) ;;
+    *) return 1 ;;
+  esac
 }
 
 # wait_first_line FILE: wait until FILE holds a whole line; print it.

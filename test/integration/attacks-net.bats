@@ -15,7 +15,6 @@ load attack-helpers
 
 setup() {
   attack_setup
-  BIND_N=0
 }
 
 teardown() {
@@ -180,56 +179,6 @@ attack() {
   expect_lines "uring-connect $ADDR_B 80: EPERM" "uring-sendto $ADDR_B 9: EPERM" \
     "uring-connect $ADDR_B6 80: EPERM"
   captured_none entitle
-}
-
-# bind_attack RUNNER ENTITLEMENTS CLIENT PROBE...: a container in $NETNS
-# (asking ENTITLEMENTS, if any) runs the server /probe PROBE..., which
-# prints its port; the test's own client, outside the container (a host
-# process in $NETNS), tries it: CLIENT "tcp" connects to A:port (giving
-# up after 2 s), "udp" sends one datagram there; "tcp6" and "udp6" do the
-# same to A6.  With CLIENT_FROM set, the client sends from that address
-# of $NETNS (its source).  Sets PORT, CLIENT_SAID
-# (the client's word) and SERVER_SAID (the server's verdict: accepted,
-# got or none).  A server that could not listen (its bind, listen or
-# sendto refused) prints the errno instead of a port: then PORT is empty,
-# CLIENT_SAID "no port" and SERVER_SAID the errno.
-bind_attack() {
-  local runner=$1 ents=$2 client=$3 id="$CTID-$1-$((++BIND_N))" out first
-  shift 3
-  make_bundle "$BUNDLE" /probe "$@"
-  join_netns "$BUNDLE"
-  [ -z "$ents" ] || set_entitlements "$BUNDLE" "$ents"
-  create_started "$runner" "$BUNDLE" "$id"
-  out="$BATS_TEST_TMPDIR/$id.out"
-  first=$(wait_first_line "$out")
-  if [[ ! "$first" =~ ^[0-9]+$ ]]; then
-    PORT="" CLIENT_SAID="no port" SERVER_SAID=$first
-    return 0
-  fi
-  PORT=$first
-  local from=()
-  [ -z "${CLIENT_FROM:-}" ] || from=(from "$CLIENT_FROM")
-  case "$client" in
-    tcp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" connect "$ADDR_A" "$PORT" 2) || true ;;
-    udp) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" sendto "$ADDR_A" "$PORT") || true ;;
-    tcp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" connect "$ADDR_A6" "$PORT" 2) || true ;;
-    udp6) CLIENT_SAID=$(in_netns "$ENTITLE_PROBE" "${from[@]}" sendto "$ADDR_A6" "$PORT") || true ;;
-  esac
-  wait_lines "$out" 2
-  SERVER_SAID=$(sed -n 2p "$out")
-}
-
-# unreached: under entitle no client reached the server: it listened on
-# a port other than the listed one and nothing connected, or it could not
-# listen at all.
-unreached() {
-  echo "port \"$PORT\", client: $CLIENT_SAID, server: $SERVER_SAID" >&2
-  [ "$PORT" != 8080 ]
-  [ "$CLIENT_SAID" != ok ] || [[ "$1" == udp* ]]
-  case "$SERVER_SAID" in
-    none | E*) ;;
-    *) return 1 ;;
-  esac
 }
 
 @test "network.bind: a port bind(0) chose is unreachable from outside" {

@@ -76,11 +76,24 @@
                           sent "hello")
      listen-auto [SECS [inet6]]  the same, listen() without bind (autobind)
      accept-once PORT [SECS [inet6]]  the same on PORT (every address)
-     udp-auto ADDR PORT [SECS]  unbound UDP sendto ADDR:PORT (autobind): print
-                          the local port, then "got" if a datagram arrives
-                          within SECS, else "none"
+     udp-auto ADDR PORT [SECS [connect]]  unbound UDP sendto ADDR:PORT
+                          (autobind): print the local port, then "got" if a
+                          datagram arrives within SECS, else "none"; with
+                          connect, the socket is connected to ADDR:PORT first
+                          (and an ICMP error from there is not an answer)
      fetch ADDR PORT SECS connect (SECS timeout) and read: "got" if the server
                           sent something within SECS, else "none"
+     chain6 SRC DST PORT HEADERS udp|syn [SECS [SPORT]]  one IPv6 packet
+                          from SRC to DST:PORT, written whole on a raw socket,
+                          with the extension headers HEADERS (comma-separated:
+                          "dst", a Destination Options header of padding;
+                          "rt=ADDR", a segment routing header that sends it on
+                          to ADDR; "ah", an Authentication Header no receiver
+                          has the key of; "frag", an atomic Fragment header)
+                          before a UDP datagram ("ok" once sent) or a TCP SYN:
+                          "synack" if the listener answered within SECS
+                          (default 2), "rst" if none listens, else "none".
+                          From port SPORT (default: one of the probe's pid)
      process-vm           process_vm_readv of a child's memory
      abstract-connect NAME  connect to the abstract unix socket "\0NAME"
      abstract-listen NAME [SECS]  listen there: print "listening", then
@@ -711,20 +724,33 @@ need_addr (const char *addr, const char *port, struct sockaddr_storage *sa)
   return len;
 }
 
-/* The one's complement sum of RFC 1071 over LEN bytes.  */
-static uint16_t
-ip_checksum (const void *data, size_t len)
+/* SUM plus the 16-bit words of LEN bytes (RFC 1071), not yet folded.  */
+static uint32_t
+sum16 (uint32_t sum, const void *data, size_t len)
 {
   const uint8_t *p = data;
-  uint32_t sum = 0;
 
   for (; len > 1; p += 2, len -= 2)
     sum += (p[0] << 8) | p[1];
   if (len == 1)
     sum += p[0] << 8;
+  return sum;
+}
+
+/* The one's complement checksum of a SUM of sum16.  */
+static uint16_t
+fold (uint32_t sum)
+{
   while (sum >> 16)
     sum = (sum & 0xffff) + (sum >> 16);
   return htons (~sum & 0xffff);
+}
+
+/* The one's complement sum of RFC 1071 over LEN bytes.  */
+static uint16_t
+ip_checksum (const void *data, size_t len)
+{
+  return fold (sum16 (0, data, len));
 }
 
 /* A UDP datagram to DST:9 from SRC:40000 with its IPv4 header, at BUF;
@@ -1255,29 +1281,233 @@ do_listen (const char *bind_port, int argc, char **argv)
   return serve_once (fd, argc >= 1 ? atoi (argv[0]) : 0);
 }
 
+/* Wait up to SECS for a datagram on FD: whether one came.  The error an
+   ICMP message left on a connected socket (ECONNREFUSED) is skipped.  */
+static int
+datagram_within (int fd, int secs)
+{
+  char buf[64];
+
+  while (wait_readable (fd, secs))
+    if (recv (fd, buf, sizeof (buf), 0) >= 0)
+      return 1;
+    else if (errno != ECONNREFUSED)
+      return 0;
+  return 0;
+}
+
 static int
 do_udp_auto (int argc, char **argv)
 {
   struct sockaddr_storage sa;
   socklen_t len;
-  char buf[64];
-  int fd;
+  int fd, conn = argc == 4 && strcmp (argv[3], "connect") == 0;
 
-  if (argc < 2 || argc > 3)
+  if (argc < 2 || argc > 4 || (argc == 4 && !conn))
     return usage ();
   len = need_addr (argv[0], argv[1], &sa);
   fd = socket (sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd < 0)
     return report (fd);
-  if (sendto (fd, "x", 1, 0, (struct sockaddr *)&sa, len) < 0 || print_port (fd) < 0)
+  if (conn && connect (fd, (struct sockaddr *)&sa, len) < 0)
     return report (-1);
-  if (wait_readable (fd, argc == 3 ? atoi (argv[2]) : 0) && recv (fd, buf, sizeof (buf), 0) >= 0)
+  if (sendto (fd, "x", 1, 0, conn ? NULL : (struct sockaddr *)&sa, conn ? 0 : len) < 0 || print_port (fd) < 0)
+    return report (-1);
+  if (datagram_within (fd, argc >= 3 ? atoi (argv[2]) : 0))
     {
       puts ("got");
       return EXIT_SUCCESS;
     }
   puts ("none");
   return EXIT_DENIED;
+}
+
+/* ---- IPv6 extension-header chains (issue 23) ---- */
+
+/* An IPv6 packet built by hand: the fixed header, the extension headers
+   in order, then the transport header.  */
+struct chain6
+{
+  uint8_t buf[2048];
+  size_t len;               /* bytes written so far */
+  size_t next;              /* where the last header names the one after it */
+  struct in6_addr src, dst; /* the fixed header's */
+  struct in6_addr final;    /* the destination the transport's checksum names */
+};
+
+/* Append a header of type TYPE whose LEN bytes (a multiple of 8, next
+   header and length bytes included) are BODY.  The length byte of an
+   extension header counts 8-byte units beyond the first, AH's 4-byte
+   words beyond the second (RFC 4302); a Fragment header's is reserved.  */
+static void
+chain_add (struct chain6 *c, uint8_t type, const uint8_t *body, size_t len)
+{
+  c->buf[c->next] = type;
+  c->next = c->len;
+  memcpy (c->buf + c->len, body, len);
+  if (type == IPPROTO_AH)
+    c->buf[c->len + 1] = len / 4 - 2;
+  else if (type != IPPROTO_TCP && type != IPPROTO_UDP && type != IPPROTO_FRAGMENT)
+    c->buf[c->len + 1] = len / 8 - 1;
+  c->len += len;
+}
+
+/* An Authentication Header with a 96-bit ICV (as HMAC-SHA1-96 makes),
+   SPI 256, sequence number 1: 24 bytes, 4 in AH's own count.  */
+static void
+chain_ah (struct chain6 *c)
+{
+  static const uint8_t ah[24] = { 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+  chain_add (c, IPPROTO_AH, ah, sizeof (ah));
+}
+
+/* An atomic Fragment header (RFC 6946): offset 0, no more fragments.  */
+static void
+chain_frag (struct chain6 *c)
+{
+  static const uint8_t frag[8] = { 0, 0, 0, 0, 0, 0, 0x12, 0x34 };
+
+  chain_add (c, IPPROTO_FRAGMENT, frag, sizeof (frag));
+}
+
+/* A Destination Options header that holds padding only (PadN).  */
+static void
+chain_dstopts (struct chain6 *c)
+{
+  static const uint8_t padn[8] = { 0, 0, 1, 4 };
+
+  chain_add (c, IPPROTO_DSTOPTS, padn, sizeof (padn));
+}
+
+/* A segment routing header (type 4) of two segments: the packet goes to
+   the fixed header's destination first, then to SEGMENT, where it ends.  */
+static int
+chain_srh (struct chain6 *c, const char *segment)
+{
+  uint8_t rt[8 + 2 * 16] = { 0, 0, 4, 1, 1 }; /* type 4, segments_left 1, last_entry 1 */
+
+  if (inet_pton (AF_INET6, segment, &c->final) != 1)
+    return -1;
+  memcpy (rt + 8, &c->final, 16);
+  memcpy (rt + 24, &c->dst, 16);
+  chain_add (c, IPPROTO_ROUTING, rt, sizeof (rt));
+  return 0;
+}
+
+/* The headers named in LIST, separated by commas: "dst" (a Destination
+   Options header), "rt=ADDR" (chain_srh), "ah" or "frag".  */
+static int
+chain_headers (struct chain6 *c, char *list)
+{
+  char *save = NULL;
+
+  for (char *h = strtok_r (list, ",", &save); h != NULL; h = strtok_r (NULL, ",", &save))
+    if (c->len + 40 + 20 + 14 > sizeof (c->buf))
+      return -1; /* no room for one more header and the transport's */
+    else if (strcmp (h, "dst") == 0)
+      chain_dstopts (c);
+    else if (strcmp (h, "ah") == 0)
+      chain_ah (c);
+    else if (strcmp (h, "frag") == 0)
+      chain_frag (c);
+    else if (strncmp (h, "rt=", 3) != 0 || chain_srh (c, h + 3) < 0)
+      return -1;
+  return 0;
+}
+
+/* The transport header: a UDP datagram or a bare TCP SYN from SPORT to
+   PORT, its checksum over the IPv6 pseudo-header of RFC 8200 8.1.  */
+static void
+chain_transport (struct chain6 *c, int syn, uint16_t sport, uint16_t port)
+{
+  static const char payload[] = "entitle-probe";
+  uint8_t t[20 + sizeof (payload)] = { sport >> 8, sport & 0xff, port >> 8, port & 0xff };
+  size_t len = syn ? 20 : 8 + sizeof (payload);
+  uint8_t proto = syn ? IPPROTO_TCP : IPPROTO_UDP;
+  uint32_t sum, ulen = htonl (len), nh = htonl (proto);
+  uint16_t check;
+
+  if (syn)
+    {
+      t[7] = 1;       /* sequence number */
+      t[12] = 5 << 4; /* data offset: no options */
+      t[13] = 0x02;   /* SYN */
+      t[14] = t[15] = 0xff;
+    }
+  else
+    {
+      t[4] = len >> 8;
+      t[5] = len & 0xff;
+      memcpy (t + 8, payload, sizeof (payload));
+    }
+  sum = sum16 (sum16 (0, &c->src, 16), &c->final, 16);
+  sum = sum16 (sum16 (sum, &ulen, 4), &nh, 4);
+  check = fold (sum16 (sum, t, len));
+  memcpy (t + (syn ? 16 : 6), &check, 2);
+  chain_add (c, proto, t, len);
+}
+
+/* Wait up to SECS for the answer to a SYN sent from SPORT to FROM:PORT
+   on FD, a raw TCP socket: "synack" (the listener took it), "rst" (no
+   listener) or "none".  */
+static const char *
+syn_answer (int fd, const struct in6_addr *from, uint16_t port, uint16_t sport, int secs)
+{
+  struct sockaddr_in6 sa;
+  socklen_t len;
+  uint8_t th[64];
+  ssize_t n;
+
+  while (wait_readable (fd, secs))
+    {
+      len = sizeof (sa);
+      n = recvfrom (fd, th, sizeof (th), 0, (struct sockaddr *)&sa, &len);
+      if (n < 20 || memcmp (&sa.sin6_addr, from, 16) != 0 || ((th[0] << 8) | th[1]) != port
+          || ((th[2] << 8) | th[3]) != sport)
+        continue;
+      if (th[13] & 0x04)
+        return "rst";
+      if ((th[13] & 0x12) == 0x12)
+        return "synack";
+    }
+  return "none";
+}
+
+/* chain6 SRC DST PORT HEADERS udp|syn [SECS [SPORT]]: one packet through
+   a raw IPPROTO_RAW socket (the probe writes the IPv6 header).  */
+static int
+do_chain6 (int argc, char **argv)
+{
+  static struct chain6 c;
+  struct sockaddr_in6 sa = { .sin6_family = AF_INET6 };
+  uint16_t port = argc > 2 ? atoi (argv[2]) : 0, sport = argc == 7 ? atoi (argv[6]) : 40000 + getpid () % 20000;
+  int syn = argc > 4 && strcmp (argv[4], "syn") == 0, fd, answers = -1;
+
+  if (argc < 5 || argc > 7 || (!syn && strcmp (argv[4], "udp") != 0) || inet_pton (AF_INET6, argv[0], &c.src) != 1
+      || inet_pton (AF_INET6, argv[1], &c.dst) != 1)
+    return usage ();
+  c.final = sa.sin6_addr = c.dst;
+  c.buf[0] = 6 << 4;
+  c.buf[7] = 64; /* hop limit */
+  memcpy (c.buf + 8, &c.src, 16);
+  memcpy (c.buf + 24, &c.dst, 16);
+  c.len = 40;
+  c.next = 6;
+  if (chain_headers (&c, argv[3]) < 0)
+    return usage ();
+  chain_transport (&c, syn, sport, port);
+  c.buf[4] = (c.len - 40) >> 8;
+  c.buf[5] = (c.len - 40) & 0xff;
+  if (syn && (answers = socket (AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP)) < 0)
+    return report (-1);
+  fd = socket (AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+  if (fd < 0 || sendto (fd, c.buf, c.len, 0, (struct sockaddr *)&sa, sizeof (sa)) < 0)
+    return report (-1);
+  if (!syn)
+    return report (0);
+  puts (syn_answer (answers, &c.dst, port, sport, argc >= 6 ? atoi (argv[5]) : 2));
+  return EXIT_SUCCESS;
 }
 
 /* The target of process-vm: a child reads it out of its own child.  */
@@ -1473,6 +1703,8 @@ main (int argc, char **argv)
     return do_udp_auto (argc, argv);
   if (strcmp (cmd, "fetch") == 0)
     return do_fetch (argc, argv);
+  if (strcmp (cmd, "chain6") == 0)
+    return do_chain6 (argc, argv);
   if (strcmp (cmd, "process-vm") == 0)
     return do_process_vm ();
   if (strcmp (cmd, "abstract-connect") == 0)

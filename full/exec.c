@@ -14,6 +14,7 @@
 #include "compile.h"
 #include "landlock.h"
 #include "layers.h"
+#include "oci-fields.h"
 #include "resolve.h"
 #include "trust.h"
 #include "entitlements.h"
@@ -72,12 +73,16 @@ bundle_config (const json_t *state, json_t **spec, entitle_error_t *err)
   cleanup_free char *path = NULL, *raw = NULL;
   const char *bundle = json_string (json_get (state, "bundle"));
   size_t len;
+  int ret;
 
   if (bundle == NULL)
     return entitle_make_error (err, EINVAL, "the container's state names no bundle");
   if (asprintf (&path, "%s/config.json", bundle) < 0)
     abort ();
-  return shim_load_json (path, &raw, &len, spec, err);
+  ret = shim_load_json (path, &raw, &len, spec, err);
+  if (ret == 0 && entitle_oci_fields_check (*spec, ENTITLE_OCI_CONFIG, err) < 0)
+    return entitle_error_wrap (err, "load `%s`", path);
+  return ret;
 }
 
 /* A process without a capabilities object (missing or null) gets what
@@ -242,6 +247,11 @@ exec_process (struct shim_s *s, const json_t *state, const struct entitle_set_s 
     return entitle_error_wrap (err, "load `%s`", s->args.process);
   if (process->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "`%s`: a process must be a JSON object", s->args.process);
+  /* runc reads FILE with Go: a key it reads as a field under another
+     spelling must not pass unjudged.  */
+  ret = entitle_oci_fields_check (process, ENTITLE_OCI_PROCESS, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "load `%s`", s->args.process);
   ret = container_caps (state, process, err);
   if (ret == 0)
     ret = entitle_check_process_grants (s->ctx, process, requested, err);

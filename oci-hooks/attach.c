@@ -18,6 +18,7 @@
 #include "install.h"
 #include "loader.h"
 #include "lsm.h"
+#include "oci-fields.h"
 #include "probe.h"
 #include "outcome.h"
 #include "propose.h"
@@ -42,6 +43,8 @@ read_config (const struct hook_state_s *st, json_t **spec, entitle_error_t *err)
   if (UNLIKELY (ret < 0))
     return ret;
   ret = json_parse (raw, len, spec, err);
+  if (ret == 0)
+    ret = entitle_oci_fields_check (*spec, ENTITLE_OCI_CONFIG, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);
   return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
+#include "oci-fields.h"
 #include "rewrite.h"
 #include "resolve.h"
 #include "trust.h"
@@ -38,6 +39,11 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *
   cleanup_outcome struct entitle_outcome_s out = { 0 };
   int ret;
 
+  /* Before anything is read of it: a key runc reads as a field under
+     another spelling would be judged missing here and applied there.  */
+  ret = entitle_oci_fields_check (spec, ENTITLE_OCI_CONFIG, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   /* What was recorded in io.entitle.applied is never read: a bundle
      rewritten before is compiled again (the compiler is idempotent), and
      its record written anew.  */

@@ -46,7 +46,8 @@ static const struct shim_option_s compile_options[] = {
   BUNDLE_OPTION ("the bundle"),
   CONFIG_OPTION ("this config instead of DIR/config.json, as crun's --config"),
   { "--entitlements", "-e", ARG_LIST, "LIST",
-    "these entitlements (separated by commas or spaces) in place of the bundle's io.entitle.entitlements" },
+    "these entitlements (separated by commas or spaces) in place of the bundle's request (io.entitle.entitlements, "
+    "or ENTITLE_ENTITLEMENTS in process.env)" },
   { "--diff", NULL, ARG_NONE, NULL, "print a unified diff against the config as it is (needs diff)" },
   { "--check", NULL, ARG_NONE, NULL,
     "print nothing; fail, naming the first section that differs, unless the config is already as create "
@@ -103,7 +104,8 @@ static const struct shim_option_s exec_options[] = {
 
 #define REWRITE_TEXT                                                                                   \
   "First, entitle rewrites the bundle's config.json for the container's entitlements: the annotation " \
-  "io.entitle.entitlements, with the admin configuration's defaults, require and grants.  It edits "   \
+  "io.entitle.entitlements (else ENTITLE_ENTITLEMENTS in the process's environment), with the admin "  \
+  "configuration's defaults, require and grants.  It edits "                                           \
   "capabilities, seccomp, namespaces, masked and read-only paths, device rules and noNewPrivileges, "  \
   "and adds entitle-hook at createRuntime and poststop where cgroup BPF enforces a part.  The "        \
   "rewrite is atomic; on an error entitle prints one line, leaves the bundle as it was and does not "  \
@@ -178,7 +180,8 @@ static const struct shim_help_s commands[] = {
     restore_options, false },
   { "exec", HELP_ACTS, "[options] ID [COMMAND...]", "give the process the container's entitlements",
     "With --process FILE (what engines pass), entitle first applies to FILE the process-level effects "
-    "of the container's entitlements, derived as create derives them: capabilities, noNewPrivileges, "
+    "of the container's entitlements, derived as create derives them (never from FILE's environment): "
+    "capabilities, noNewPrivileges, "
     "AppArmor and SELinux labels, with the trust rule.  --cap CAP is refused when the entitlements "
     "take CAP away.  Where entitle-hook made the container's cgroup (crun without a cgroup manager), "
     "the process joins it.  Otherwise exec is the runtime's.",

@@ -24,6 +24,7 @@
 #include "exec-mark.h"
 #include "file.h"
 #include "log.h"
+#include "request-mark.h"
 #include "runtime.h"
 #include "utils.h"
 
@@ -55,10 +56,10 @@ create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s
       if (status == ENOENT)
         return false;
       if (status == EFBIG)
-        return admin || entitle_file_contains (path, ENTITLE_MARK) != 0;
+        return admin || entitle_config_file_may_ask (path) != 0;
       return true;
     }
-  return admin || memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) != NULL;
+  return admin || entitle_config_may_ask (raw, len);
 }
 
 /* entitle-full: next to this program (the build tree), else installed.

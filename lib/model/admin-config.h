@@ -75,10 +75,6 @@ char *entitle_config_grant_hint (const struct entitle_config_s *cfg, const char 
     when ENTITLE_CONFIG= says there is none.  */
 const char *entitle_config_name (const struct entitle_config_s *cfg);
 
-/* A config.json entitle may have to rewrite names this; one that does not
-   is passed through untouched unless the admin sets a policy.  */
-#define ENTITLE_MARK "io.entitle."
-
 /** Does the admin set defaults or a floor (a profile is one), which apply
     to every container?  */
 static inline bool

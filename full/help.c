@@ -165,6 +165,14 @@ static const struct shim_help_s commands[] = {
     "its seccomp filters, read with ptrace (the process stops for the moment) and disassembled with "
     "syscall names.",
     json_options, false },
+  { "config", HELP_OWN, "check [FILE]", "check an admin configuration: every key and every name",
+    "Check FILE (default: the admin configuration entitle would load, from --entitle-config, $ENTITLE_CONFIG "
+    "or " ENTITLE_CONFIG_FILE ") strictly, with entitle's own parser: every key (an unknown one names the "
+    "closest known key) and the type of its value; every name in grant (a glob must cover an entitlement), "
+    "defaults, require and each profile (an unknown one names the closest known entitlement); the custom "
+    "entitlements; then the lists resolved as create resolves them.  Each error is one line (invalid JSON "
+    "says its line and column), and the exit status is 1 when there is one; a good file prints `FILE`: ok.",
+    help_only, false },
   { "version", HELP_OWN, "", "entitle's version, the catalogue's and the runtime's",
     "Print entitle's version, the catalogue version and the wrapped runtime's path, then the "
     "runtime's own --version.",

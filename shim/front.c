@@ -120,7 +120,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   /* entitle's own commands, help and completion: entitle-full reads the
      admin config itself, where they need it.  */
   if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
-      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "checmate")
+      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "config") || is (c, "checmate")
       || is (c, "why")
       || is (c, "inspect") || is (c, "learn"))
     return exec_full (argv, err);

@@ -126,6 +126,27 @@ void entitle_config_reset (struct entitle_config_s *cfg);
 int entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf,
                           size_t len, entitle_error_t *err);
 
+/* What a check of an admin config found wrong (entitle config check), one
+   message each.  */
+struct entitle_config_issues_s
+{
+  char **lines;
+  size_t n;
+};
+
+/** Add the message of *@err to @issues, and release the error.  */
+void entitle_config_issue (struct entitle_config_issues_s *issues, entitle_error_t *err);
+
+void entitle_config_issues_free (struct entitle_config_issues_s *issues);
+
+/**
+ * The parser's strict mode: entitle_config_parse, but an error of one key
+ * goes to @issues and every other key is parsed all the same (a JSON error
+ * ends it, in @issues too).  @cfg holds what parsed.
+ */
+void entitle_config_parse_all (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
+                               struct entitle_config_issues_s *issues);
+
 void entitle_config_free (struct entitle_config_s *cfg);
 
 #endif

@@ -201,8 +201,8 @@ glob_components (const char *pat, const char *name)
     }
 }
 
-static bool
-grant_matches (const char *grant, const struct entitle_request_s *req)
+bool
+entitle_grant_matches (const char *grant, const struct entitle_request_s *req)
 {
   const char *eq = strchr (grant, '=');
 
@@ -221,7 +221,7 @@ entitle_granted (const struct entitle_config_s *cfg, const struct entitle_reques
 {
   char *const *g;
   for (g = cfg->grant; g && *g; g++)
-    if (grant_matches (*g, req))
+    if (entitle_grant_matches (*g, req))
       return true;
   return false;
 }

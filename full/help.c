@@ -34,8 +34,9 @@
 static const struct shim_option_s explain_options[] = {
   { "--json", NULL, ARG_NONE, NULL, "print JSON" },
   { "--score", NULL, ARG_NONE, NULL, "rate the bundle's exposure instead" },
-  BUNDLE_OPTION ("with --score: the bundle"),
-  CONFIG_OPTION ("with --score: this config instead of DIR/config.json"),
+  BUNDLE_OPTION ("with --score: the bundle; with names: the bundle whose config they may widen, in place of "
+                 "Docker 20.10's default"),
+  CONFIG_OPTION ("this config instead of DIR/config.json"),
   { "--max", NULL, ARG_TEXT, "SCORE",
     "with --score: fail (one line, exit status 1) when the exposure is above SCORE, 0 to 10 (2.5): for CI" },
   HELP_OPTION,
@@ -112,12 +113,14 @@ static const struct shim_option_s exec_options[] = {
   "run the runtime.  With no entitlement from any source nothing is written."
 
 static const struct shim_help_s commands[] = {
-  { "explain", HELP_OWN, "[--json] [ENTITLEMENT...]\n--score [--json] [-b DIR|--config FILE] [--max SCORE]",
+  { "explain", HELP_OWN, "[--json] [-b DIR|--config FILE] [ENTITLEMENT...]\n--score [--json] [-b DIR|--config FILE] [--max SCORE]",
     "what entitlements do, how this host enforces them; a bundle's exposure",
     "Without an argument, list the catalogue: each ladder narrow to wide, then the modifiers.  With "
     "entitlements (a modifier alone or with its =VALUE), print what each one changes, mechanism by "
-    "mechanism, and whether this host enforces each part; an unknown name is an error that names the "
-    "closest known one.  With --score, rate how exposed the bundle's container would be, from 0.0 to "
+    "mechanism, and whether this host enforces each part; whether a container that asks for it would widen "
+    "an engine's config (Docker 20.10's default, or the bundle's with -b or --config), and so needs the "
+    "admin's grant, and whether this host's admin config grants it, by which entry, or applies it itself; "
+    "an unknown name is an error that names the closest known one.  With --score, rate how exposed the bundle's container would be, from 0.0 to "
     "10.0, as create would rewrite it: each check that costs points, and the entitlement to ask for "
     "or the change to make that would lower it.",
     explain_options, true },

@@ -116,9 +116,10 @@ check_grant (const struct entitle_catalogue_s *cat, const char *g, const char *p
     {
       if (eq == NULL && glob_rows (cat, g) > 0)
         return 0;
-      entitle_make_error (&err, EINVAL, eq ? "`%s`: a grant with a value names one entitlement, not a glob"
-                                           : "`%s` matches no entitlement (a `*` stands for whole components)",
-                          g);
+      if (eq)
+        entitle_make_error (&err, EINVAL, "`%s`: a grant with a value names one entitlement, not a glob", g);
+      else
+        entitle_make_error (&err, EINVAL, "`%s` matches no entitlement (a `*` stands for whole components)", g);
     }
   else if (eq == NULL && entitle_catalogue_find (cat, g, strlen (g)))
     return 0;

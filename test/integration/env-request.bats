@@ -225,3 +225,15 @@ exec_process() {
   [ "$(jq -r '.. | objects | select(has("sources")) | .sources | to_entries | map(.key + "=" + .value) | join(" ")' <<<"$output")" = \
     "network.egress=$ADDR_A/32:80=env security.confined=defaults" ]
 }
+
+@test "process.env through crun: the last of duplicate entries is the request, the one crun gives the workload" {
+  require_crun
+  use_crun
+  make_bundle "$BUNDLE" /bin/sh -c "$SOCKETS"
+  env_request "$BUNDLE" security.insecure network.none
+  run_bundle crn
+  expect_lines "inet: ok" "unix: ok" "env: network.none"
+  run_bundle ent_crun
+  expect_lines "inet: EPERM" "unix: ok" "env: network.none"
+  [ "$(applied)" = network.none ]
+}

@@ -56,19 +56,22 @@ explain_baseline_free (struct explain_baseline_s *b)
   memset (b, 0, sizeof (*b));
 }
 
+/* Where the admin config applies an entitlement itself.  */
+struct trust_admin_s
+{
+  enum entitle_source source; /**< defaults, require or profile */
+  const char *profile;        /**< the profile's name */
+};
+
 /* What the rule says of one entitlement.  */
 struct trust_s
 {
-  char *asked;            /**< NAME or NAME=VALUE, as judged */
-  bool example;           /**< VALUE is the row's example */
-  int widens;             /**< 1, 0, or -1: not judged (why_not says why) */
-  char *why_not;          /**< malloc'd */
-  const char *granted_by; /**< the entry of `grant` that covers it, or NULL */
-  struct
-  {
-    enum entitle_source source; /**< defaults, require or profile */
-    const char *profile;        /**< the profile's name */
-  } *admin;                     /**< where the admin config applies it itself, malloc'd */
+  char *asked;                 /**< NAME or NAME=VALUE, as judged */
+  bool example;                /**< VALUE is the row's example */
+  int widens;                  /**< 1, 0, or -1: not judged (why_not says why) */
+  char *why_not;               /**< malloc'd */
+  const char *granted_by;      /**< the entry of `grant` that covers it, or NULL */
+  struct trust_admin_s *admin; /**< malloc'd */
   size_t n_admin;
 };
 

@@ -34,6 +34,7 @@ int shim_checmate (struct shim_s *s, entitle_error_t *err);
 int shim_why (struct shim_s *s, entitle_error_t *err);
 int shim_inspect (struct shim_s *s, entitle_error_t *err);
 int shim_learn (struct shim_s *s, entitle_error_t *err);
+int shim_config (struct shim_s *s, entitle_error_t *err);
 
 /** Is help asked for: `--help`, `help [COMMAND]`, or a command's `--help`?  */
 bool shim_help_asked (const struct shim_s *s);

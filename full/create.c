@@ -10,11 +10,12 @@
 #include "fault.h"
 #include "file.h"
 #include "json.h"
+#include "request-mark.h"
 #include "utils.h"
 
 /* Could anything apply?  Only then is config.json parsed: the admin sets
-   defaults or a floor, or the config names an entitle annotation (the
-   front, shim/front.c, asks the same before it runs entitle-full).  */
+   defaults or a floor, or the config may ask (lib/model/request-mark.h;
+   the front, shim/front.c, asks the same before it runs entitle-full).  */
 
 int
 shim_create (struct shim_s *s, entitle_error_t *err)
@@ -34,14 +35,14 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     }
   /* Too large to parse, but transparent if nothing could apply to it.  */
   if (ret < 0 && (*err)->status == EFBIG && !entitle_config_sets_policy (s->ctx->config)
-      && entitle_file_contains (path, ENTITLE_MARK) == 0)
+      && entitle_config_file_may_ask (path) == 0)
     {
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
-  if (!entitle_config_sets_policy (s->ctx->config) && memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) == NULL)
+  if (!entitle_config_sets_policy (s->ctx->config) && !entitle_config_may_ask (raw, len))
     return shim_exec_runtime (s, err);
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))

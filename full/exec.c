@@ -15,6 +15,7 @@
 #include "landlock.h"
 #include "layers.h"
 #include "oci-fields.h"
+#include "request.h"
 #include "resolve.h"
 #include "trust.h"
 #include "entitlements.h"
@@ -106,8 +107,10 @@ container_caps (const json_t *state, json_t *process, entitle_error_t *err)
   return 0;
 }
 
-/* What the container asks for: its annotations, from the state (runc
-   and crun copy the config's there), else from its bundle's config.  */
+/* What the container asks for: its annotation, from the state (runc and
+   crun copy the config's annotations there), else its bundle's config,
+   whose process.env may ask (DESIGN §8).  Never the exec'd process's own
+   environment: a process does not choose its entitlements.  */
 static int
 requested_of (const struct entitle_catalogue_s *cat, const json_t *state, struct entitle_set_s *requested,
               entitle_error_t *err)
@@ -115,7 +118,7 @@ requested_of (const struct entitle_catalogue_s *cat, const json_t *state, struct
   cleanup_json json_t *spec = NULL;
   int ret;
 
-  if (json_get (state, "annotations"))
+  if (entitle_request_in_annotations (state))
     return entitle_requested (cat, state, requested, err);
   ret = bundle_config (state, &spec, err);
   if (UNLIKELY (ret < 0))

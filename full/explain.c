@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "compile.h"
 #include "enforce-path.h"
+#include "explain-trust.h"
 #include "rewrite.h"
 #include "entitlements.h"
 #include "help.h"
@@ -48,11 +49,13 @@ struct part_s
 /* A custom row's programs at seed interfaces are a part each.  */
 #define ENTITLE_CUSTOM_PARTS 8
 
-/* The host facts, or why there are none.  */
+/* The host facts, or why there are none, and the engine's config that
+   what widens is judged against.  */
 struct host_s
 {
   const struct entitle_probe_s *probe; /**< NULL when not probed */
   const char *why_not;
+  const struct explain_baseline_s *baseline;
 };
 
 static struct part_s *
@@ -354,7 +357,7 @@ paths_json (const struct entitle_entry_s *e, const struct host_s *host)
 }
 
 static void
-explain_text (const struct entitle_entry_s *e, const struct host_s *host)
+explain_text (struct shim_s *s, const struct entitle_entry_s *e, const char *value, const struct host_s *host)
 {
   struct part_s parts[MAX_PARTS];
   size_t i, n = explain_parts (e, host, parts);
@@ -373,6 +376,7 @@ explain_text (const struct entitle_entry_s *e, const struct host_s *host)
     printf ("  modifier: combines with any rung%s\n", e->value ? "; may repeat" : "");
   if (e->exact_grant)
     printf ("  grant: by exact name only, never by a glob\n");
+  explain_trust_text (s, host->baseline, e, value);
   print_list ("capabilities kept at most (all five sets; what another entitlement adds is added after)", e->cap_keep);
   print_list ("capabilities dropped (all five sets)", e->cap_drop);
   print_list ("capabilities added", e->cap_add);
@@ -490,7 +494,7 @@ custom_json (json_t *o, const struct entitle_entry_s *e)
 }
 
 static json_t *
-explain_json (const struct entitle_entry_s *e, const struct host_s *host)
+explain_json (struct shim_s *s, const struct entitle_entry_s *e, const char *value, const struct host_s *host)
 {
   json_t *o = json_new (JSON_OBJECT);
 
@@ -515,6 +519,7 @@ explain_json (const struct entitle_entry_s *e, const struct host_s *host)
     custom_json (o, e);
   json_set (o, "mechanisms", mechanisms_json (e, host));
   json_set (o, "paths", paths_json (e, host));
+  json_set (o, "trust", explain_trust_json (s, host->baseline, e, value));
   return o;
 }
 
@@ -550,8 +555,10 @@ parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
   o->n = s->argc - i;
   if (o->score && o->n > 0)
     return entitle_make_error (err, EINVAL, "explain --score: unexpected argument `%s`", s->argv[i]);
-  if (!o->score && (o->bundle || o->config || o->max))
-    return entitle_make_error (err, EINVAL, "explain: --bundle, --config and --max go with --score");
+  if (!o->score && o->max)
+    return entitle_make_error (err, EINVAL, "explain: --max goes with --score");
+  if (o->bundle && o->config)
+    return entitle_make_error (err, EINVAL, "explain: --bundle or --config, not both");
   return 0;
 }
 
@@ -633,8 +640,10 @@ static int
 explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_error_t *err)
 {
   const struct entitle_entry_s *entries[256];
+  const char *values[256] = { NULL };
   struct entitle_probe_s probe;
-  struct host_s host = { NULL, NULL };
+  struct explain_baseline_s baseline = { 0 };
+  struct host_s host = { NULL, NULL, &baseline };
   entitle_error_t perr = NULL;
   cleanup_free char *why_not = NULL;
   cleanup_json json_t *all = json_new (JSON_ARRAY);
@@ -647,6 +656,8 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
     n = listing (&s->ctx->config->catalogue, entries);
   for (i = 0; i < (size_t)o->n; i++)
     {
+      const char *eq = strchr (s->argv[o->first + i], '=');
+      values[n] = eq ? eq + 1 : NULL;
       ret = lookup (&s->ctx->config->catalogue, s->argv[o->first + i], &entries[n++], err);
       if (UNLIKELY (ret < 0))
         return ret;
@@ -655,6 +666,12 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
     {
       list_text (entries, n);
       return 0;
+    }
+  ret = explain_baseline (o->bundle, o->config, &baseline, err);
+  if (UNLIKELY (ret < 0))
+    {
+      explain_baseline_free (&baseline);
+      return ret;
     }
   if (shim_probe (s->ctx, &probe, &perr) < 0)
     {
@@ -667,14 +684,15 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
   for (i = 0; i < n; i++)
     {
       if (o->json)
-        json_push (all, explain_json (entries[i], &host));
+        json_push (all, explain_json (s, entries[i], values[i], &host));
       else
         {
           if (i > 0)
             putchar ('\n');
-          explain_text (entries[i], &host);
+          explain_text (s, entries[i], values[i], &host);
         }
     }
+  explain_baseline_free (&baseline);
   return o->json ? shim_print_json (all, err) : 0;
 }
 

@@ -34,8 +34,9 @@
 static const struct shim_option_s explain_options[] = {
   { "--json", NULL, ARG_NONE, NULL, "print JSON" },
   { "--score", NULL, ARG_NONE, NULL, "rate the bundle's exposure instead" },
-  BUNDLE_OPTION ("with --score: the bundle"),
-  CONFIG_OPTION ("with --score: this config instead of DIR/config.json"),
+  BUNDLE_OPTION ("with --score: the bundle; with names: the bundle whose config they may widen, in place of "
+                 "Docker 20.10's default"),
+  CONFIG_OPTION ("this config instead of DIR/config.json"),
   { "--max", NULL, ARG_TEXT, "SCORE",
     "with --score: fail (one line, exit status 1) when the exposure is above SCORE, 0 to 10 (2.5): for CI" },
   HELP_OPTION,
@@ -46,7 +47,8 @@ static const struct shim_option_s compile_options[] = {
   BUNDLE_OPTION ("the bundle"),
   CONFIG_OPTION ("this config instead of DIR/config.json, as crun's --config"),
   { "--entitlements", "-e", ARG_LIST, "LIST",
-    "these entitlements (separated by commas or spaces) in place of the bundle's io.entitle.entitlements" },
+    "these entitlements (separated by commas or spaces) in place of the bundle's request (io.entitle.entitlements, "
+    "or ENTITLE_ENTITLEMENTS in process.env)" },
   { "--diff", NULL, ARG_NONE, NULL, "print a unified diff against the config as it is (needs diff)" },
   { "--check", NULL, ARG_NONE, NULL,
     "print nothing; fail, naming the first section that differs, unless the config is already as create "
@@ -103,19 +105,22 @@ static const struct shim_option_s exec_options[] = {
 
 #define REWRITE_TEXT                                                                                   \
   "First, entitle rewrites the bundle's config.json for the container's entitlements: the annotation " \
-  "io.entitle.entitlements, with the admin configuration's defaults, require and grants.  It edits "   \
+  "io.entitle.entitlements (else ENTITLE_ENTITLEMENTS in the process's environment), with the admin "  \
+  "configuration's defaults, require and grants.  It edits "                                           \
   "capabilities, seccomp, namespaces, masked and read-only paths, device rules and noNewPrivileges, "  \
   "and adds entitle-hook at createRuntime and poststop where cgroup BPF enforces a part.  The "        \
   "rewrite is atomic; on an error entitle prints one line, leaves the bundle as it was and does not "  \
   "run the runtime.  With no entitlement from any source nothing is written."
 
 static const struct shim_help_s commands[] = {
-  { "explain", HELP_OWN, "[--json] [ENTITLEMENT...]\n--score [--json] [-b DIR|--config FILE] [--max SCORE]",
+  { "explain", HELP_OWN, "[--json] [-b DIR|--config FILE] [ENTITLEMENT...]\n--score [--json] [-b DIR|--config FILE] [--max SCORE]",
     "what entitlements do, how this host enforces them; a bundle's exposure",
     "Without an argument, list the catalogue: each ladder narrow to wide, then the modifiers.  With "
     "entitlements (a modifier alone or with its =VALUE), print what each one changes, mechanism by "
-    "mechanism, and whether this host enforces each part; an unknown name is an error that names the "
-    "closest known one.  With --score, rate how exposed the bundle's container would be, from 0.0 to "
+    "mechanism, and whether this host enforces each part; whether a container that asks for it would widen "
+    "an engine's config (Docker 20.10's default, or the bundle's with -b or --config), and so needs the "
+    "admin's grant, and whether this host's admin config grants it, by which entry, or applies it itself; "
+    "an unknown name is an error that names the closest known one.  With --score, rate how exposed the bundle's container would be, from 0.0 to "
     "10.0, as create would rewrite it: each check that costs points, and the entitlement to ask for "
     "or the change to make that would lower it.",
     explain_options, true },
@@ -163,6 +168,14 @@ static const struct shim_help_s commands[] = {
     "its seccomp filters, read with ptrace (the process stops for the moment) and disassembled with "
     "syscall names.",
     json_options, false },
+  { "config", HELP_OWN, "check [FILE]", "check an admin configuration: every key and every name",
+    "Check FILE (default: the admin configuration entitle would load, from --entitle-config, $ENTITLE_CONFIG "
+    "or " ENTITLE_CONFIG_FILE ") strictly, with entitle's own parser: every key (an unknown one names the "
+    "closest known key) and the type of its value; every name in grant (a glob must cover an entitlement), "
+    "defaults, require and each profile (an unknown one names the closest known entitlement); the custom "
+    "entitlements; then the lists resolved as create resolves them.  Each error is one line (invalid JSON "
+    "says its line and column), and the exit status is 1 when there is one; a good file prints `FILE`: ok.",
+    help_only, false },
   { "version", HELP_OWN, "", "entitle's version, the catalogue's and the runtime's",
     "Print entitle's version, the catalogue version and the wrapped runtime's path, then the "
     "runtime's own --version.",
@@ -179,7 +192,7 @@ static const struct shim_help_s commands[] = {
   { "exec", HELP_ACTS, "[options] ID [COMMAND...]", "give the process the container's entitlements",
     "With --process FILE (what engines pass), entitle first applies to the process in FILE the "
     "process-level effects of the container's entitlements, derived as create derives them from the "
-    "container's state: capabilities, noNewPrivileges, AppArmor and SELinux labels, with the trust rule; "
+    "container's state (never from FILE's environment): capabilities, noNewPrivileges, AppArmor and SELinux labels, with the trust rule; "
     "FILE (a file or a pipe) is read as runc reads it and left as given.  In a container that runs "
     "entitle-init (fs.read, fs.write), every exec'd command, plain or in FILE, gets it in front.  "
     "--cap CAP is refused when the entitlements take CAP away.  Where entitle-hook made the container's "

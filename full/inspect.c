@@ -21,6 +21,7 @@
 #include "seccomp-ebpf.h"
 #include "seccomp-filter.h"
 #include "utils.h"
+#include "why.h"
 
 /* entitle inspect [--json] ID|PID: what the kernel enforces on a
    container (its init process) or a process right now, read from the
@@ -241,20 +242,51 @@ rules (unsigned flags, bool text)
   return o;
 }
 
-/* The entitlements the hook enforced for the cgroup (its record).  */
-static json_t *
-recorded (struct shim_s *s, uint64_t cgroup, bool text)
+/* Where each recorded entitlement came from: "sources" of @o, and a line
+   "sources: NAME from SOURCE; ..." (a record written before sources were
+   recorded has none).  */
+static void
+recorded_sources (const struct entitle_catalogue_s *cat, const struct entitle_cgroup_record_s *r, json_t *o,
+                  bool text)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  json_t *sources = json_new (JSON_OBJECT);
+  size_t i, n = 0;
+
+  why_record_set (cat, r, &set);
+  for (i = 0; i < set.n; i++)
+    {
+      cleanup_free char *name = entitle_request_format (&set.items[i]);
+      enum entitle_source from = entitle_cgroup_record_source (r, name);
+      if (entitle_source_key (from) == NULL)
+        continue;
+      json_set (sources, name, json_new_string (entitle_source_key (from)));
+      if (text)
+        printf ("%s%s from %s", n++ ? "; " : "  sources: ", name, entitle_source_name (from));
+    }
+  if (text && n)
+    putchar ('\n');
+  json_set (o, "sources", sources);
+}
+
+/* The entitlements the hook enforced for the cgroup (its record), and
+   where each came from, into @o.  */
+static void
+recorded (struct shim_s *s, uint64_t cgroup, json_t *o, bool text)
 {
   struct entitle_cgroup_record_s r;
-  json_t *v;
 
   if (!entitle_cgroup_record_read (s->ctx->config->state_dir, cgroup, &r))
-    return json_new (JSON_NULL);
-  v = json_new_string (r.entitlements);
+    {
+      json_set (o, "entitlements", json_new (JSON_NULL));
+      json_set (o, "sources", json_new (JSON_NULL));
+      return;
+    }
+  json_set (o, "entitlements", json_new_string (r.entitlements));
   if (text)
     printf ("  entitlements (entitle-hook's record at createRuntime): %s\n", *r.entitlements ? r.entitlements : "(entitle learn)");
+  recorded_sources (&s->ctx->config->catalogue, &r, o, text);
   entitle_cgroup_record_free (&r);
-  return v;
 }
 
 static json_t *
@@ -266,7 +298,7 @@ policy_json (struct shim_s *s, const struct entitle_policy *p, uint64_t cgroup, 
   if (text)
     printf ("policy of cgroup %" PRIu64 " (pinned storage entitle_policy):\n", cgroup);
   json_set (o, "cgroup", json_new_uint (cgroup));
-  json_set (o, "entitlements", recorded (s, cgroup, text));
+  recorded (s, cgroup, o, text);
   json_set (o, "flags", json_new_uint (p->flags));
   json_set (o, "rules", rules (p->flags, text));
   json_set (o, "egress", cidrs ("egress", p->egress, p->n_egress, text));

@@ -38,6 +38,9 @@ static const struct command
   { "help", shim_help, true, false },
   { "__complete", shim_complete, true, false },
   { "configure", shim_configure, true, true },
+  /* dispatch runs it first too: it checks the admin config, which it
+     must not load (that would only warn).  */
+  { "config", shim_config, true, false },
 };
 
 int
@@ -116,8 +119,8 @@ dispatch (struct shim_s *s, entitle_error_t *err)
   if (shim_help_asked (s))
     return shim_help (s, err);
   c = find_command (s->args.command);
-  if (c && c->run == shim_complete)
-    return shim_complete (s, err);
+  if (c && (c->run == shim_complete || c->run == shim_config))
+    return c->run (s, err);
   ret = shim_load_config (s, c && c->policy, err);
   if (UNLIKELY (ret < 0))
     return ret;

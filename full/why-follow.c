@@ -41,8 +41,9 @@ struct follow_s
 struct seccomp_why_s
 {
   char when[32], what[192], got[32], how[256];
-  char *denied_by;  /* malloc'd; NULL: no row of the set refuses it (the engine's profile did) */
-  char *allowed_by; /* malloc'd; NULL: none */
+  char *denied_by;            /* malloc'd; NULL: no row of the set refuses it (the engine's profile did) */
+  char *allowed_by;           /* malloc'd; NULL: none */
+  enum entitle_source source; /* where denied_by came from, NONE: not recorded */
 };
 
 /* Is the record @r of container @f->o->id (of --root, when given)?  */
@@ -118,6 +119,7 @@ explain (const struct follow_s *f, const struct entitle_seccomp_denial *d, const
   if ((denier = entitle_syscall_denier (&set, &use, w->how, sizeof (w->how))) == NULL)
     return;
   w->denied_by = entitle_denier_name (&set, denier);
+  w->source = why_denier_source (r, denier);
   w->allowed_by = entitle_syscall_allower (denier->entry, &use);
 }
 
@@ -131,7 +133,9 @@ print_text (const struct entitle_seccomp_denial *d, const struct entitle_cgroup_
   if (w->denied_by == NULL)
     printf ("denied by its seccomp profile, not by an entitlement (%s)\n", w->got);
   else
-    printf ("denied by %s (seccomp, %s%s%s); allowed by %s\n", w->denied_by, w->got, detail ? ": " : "",
+    printf ("denied by %s%s%s (seccomp, %s%s%s); allowed by %s\n", w->denied_by,
+            entitle_source_name (w->source) ? ", from " : "",
+            entitle_source_name (w->source) ? entitle_source_name (w->source) : "", w->got, detail ? ": " : "",
             detail ? detail : "", w->allowed_by ? w->allowed_by : "none: no entitlement allows this");
   fflush (stdout);
 }
@@ -160,6 +164,7 @@ to_json (const struct entitle_seccomp_denial *d, const struct entitle_cgroup_rec
   json_set (o, "pid", json_new_uint (d->pid));
   json_set (o, "command", json_new_string (comm));
   json_set (o, "denied_by", w->denied_by ? json_new_string (w->denied_by) : json_new (JSON_NULL));
+  json_set (o, "denied_by_source", entitle_source_key (w->source) ? json_new_string (entitle_source_key (w->source)) : json_new (JSON_NULL));
   json_set (o, "allowed_by", w->allowed_by ? json_new_string (w->allowed_by) : json_new (JSON_NULL));
   return o;
 }

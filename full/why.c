@@ -97,8 +97,9 @@ why_wall_time (uint64_t boot_ns)
 struct denial_s
 {
   char when[32], what[192], program[32], container[256];
-  char *denied_by;  /* malloc'd */
-  char *allowed_by; /* malloc'd, NULL: none */
+  char *denied_by;            /* malloc'd */
+  char *allowed_by;           /* malloc'd, NULL: none */
+  enum entitle_source source; /* where denied_by came from, NONE: not recorded */
 };
 
 static void
@@ -118,6 +119,13 @@ why_record_set (const struct entitle_catalogue_s *cat, const struct entitle_cgro
       entitle_set_free (set);
       entitle_error_release (&err);
     }
+}
+
+enum entitle_source
+why_denier_source (const struct entitle_cgroup_record_s *r, const struct entitle_request_s *denier)
+{
+  cleanup_free char *name = entitle_request_format (denier);
+  return entitle_cgroup_record_source (r, name);
 }
 
 static void
@@ -145,6 +153,7 @@ explain_one (const struct entitle_catalogue_s *cat, const struct entitle_event *
   if ((denier = entitle_event_denier (&set, ev)) != NULL)
     {
       d->denied_by = entitle_denier_name (&set, denier);
+      d->source = why_denier_source (r, denier);
       row = denier->entry;
     }
   else
@@ -162,7 +171,10 @@ explain_one (const struct entitle_catalogue_s *cat, const struct entitle_event *
 static void
 print_text (const struct entitle_event *ev, const struct denial_s *d)
 {
-  printf ("%s  %s: %s: denied by %s (cgroup BPF %s); ", d->when, d->container, d->what, d->denied_by, d->program);
+  const char *from = entitle_source_name (d->source);
+
+  printf ("%s  %s: %s: denied by %s%s%s (cgroup BPF %s); ", d->when, d->container, d->what, d->denied_by,
+          from ? ", from " : "", from ? from : "", d->program);
   if (d->allowed_by)
     printf ("allowed by %s", d->allowed_by);
   else
@@ -197,6 +209,7 @@ to_json (const struct entitle_event *ev, const struct entitle_cgroup_record_s *r
         json_set (o, "address", json_new_string (a));
     }
   json_set (o, "denied_by", json_new_string (d->denied_by));
+  json_set (o, "denied_by_source", entitle_source_key (d->source) ? json_new_string (entitle_source_key (d->source)) : json_new (JSON_NULL));
   json_set (o, "allowed_by", d->allowed_by ? json_new_string (d->allowed_by) : json_new (JSON_NULL));
   json_set (o, "not_recorded_before", json_new_uint (ev->dropped));
   return o;

@@ -28,6 +28,11 @@ time_t why_wall_time (uint64_t boot_ns);
 void why_record_set (const struct entitle_catalogue_s *cat, const struct entitle_cgroup_record_s *r,
                      struct entitle_set_s *set);
 
+/** Where the record @r says @denier (an item of its set) came from:
+    ENTITLE_SOURCE_NONE when it does not say.  */
+enum entitle_source why_denier_source (const struct entitle_cgroup_record_s *r,
+                                       const struct entitle_request_s *denier);
+
 /**
  * Print one record of the store: into @arr (JSON, `why`), or as a line of
  * text or of JSON (`why --follow`).

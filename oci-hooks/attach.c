@@ -68,12 +68,13 @@ sysctl_spec (const char *keys)
 }
 
 /* The plan for the final set @final of the container: derived from its
-   io.entitle.entitlements and the admin config, as create derived it,
-   never from io.entitle.applied.  The state on stdin carries the config's
+   request and the admin config, as create derived it, never from
+   io.entitle.applied.  The state on stdin carries the config's
    annotations, and create gives the hook the linux.sysctl keys
    (--sysctls) that security.confined's program lets through: the config
    itself, which can be megabytes, is read only where one of them is
-   missing (an old runtime's state, the hook from hooks.d).  */
+   missing (a container without the annotation, whose process.env may ask;
+   the hook from hooks.d).  */
 static int
 load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_set_s *final,
            struct entitle_bpf_plan_s *plan, entitle_error_t *err)
@@ -81,7 +82,7 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   cleanup_json json_t *spec = NULL, *keys = NULL;
   int ret = 0;
 
-  if (json_get (st->doc, "annotations") == NULL)
+  if (!entitle_request_in_annotations (st->doc))
     ret = read_config (st, &spec, err);
   if (ret == 0)
     ret = entitle_final_set (ctx, spec ? spec : st->doc, final, err);
@@ -238,13 +239,17 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, pi
    not the container: a warning.  */
 static void
 record_owner (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char *mnt, uint64_t cgroup_id,
-              const char *entitlements)
+              const struct entitle_set_s *final)
 {
+  static const struct entitle_set_s none = { NULL, 0 };
+  cleanup_free char *entitlements = entitle_set_format (final ? final : &none);
+  cleanup_free char *sources = entitle_set_format_sources (final ? final : &none);
   struct entitle_cgroup_record_s r = { .cgroup_id = cgroup_id,
                                        .root = st->root,
                                        .id = st->id,
                                        .bundle = st->bundle,
-                                       .entitlements = entitlements };
+                                       .entitlements = entitlements,
+                                       .sources = sources };
   entitle_error_t err = NULL;
 
   if (entitle_cgroup_record_write (ctx->config->state_dir, &r, &err) < 0)
@@ -255,9 +260,10 @@ record_owner (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const ch
   entitle_cgroup_record_collect (ctx->config->state_dir, mnt, cgroup_id);
 }
 
+/* @final: the set enforced, for the record; NULL for entitle learn's run.  */
 static int
 enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_bpf_plan_s *plan,
-         const char *entitlements, entitle_error_t *err)
+         const struct entitle_set_s *final, entitle_error_t *err)
 {
   char mnt[256], dir[PATH_MAX], parent[PATH_MAX];
   int ret;
@@ -273,7 +279,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitl
     return ret;
   ret = attach_and_write (ctx, plan, st->pid, mnt, dir, err);
   if (ret == 0)
-    record_owner (ctx, st, mnt, plan->policy.cgroup, entitlements);
+    record_owner (ctx, st, mnt, plan->policy.cgroup, final);
   /* The create fails: a cgroup made for it goes now, not at the next
      hook (the runtime runs no poststop for a container it never made).  */
   if (ret < 0 && parent[0])
@@ -331,7 +337,7 @@ static int
 learn (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err)
 {
   struct entitle_bpf_plan_s plan = { .policy.flags = POL_LEARN, .attach = ENTITLE_LEARN_ATTACH };
-  return enforce (ctx, st, &plan, "", err);
+  return enforce (ctx, st, &plan, NULL, err);
 }
 
 int
@@ -339,7 +345,7 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
 {
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   struct entitle_bpf_plan_s plan;
-  cleanup_free char *names = NULL, *list = NULL;
+  cleanup_free char *names = NULL;
   int ret;
 
   if (st->learn)
@@ -361,8 +367,7 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
      write no record at all.  */
   if (!ctx->config->denials_off)
     plan.policy.flags |= POL_REPORT;
-  list = entitle_set_format (&final);
-  ret = enforce (ctx, st, &plan, list, err);
+  ret = enforce (ctx, st, &plan, &final, err);
   /* A failure here is a failure, never a warning: only a mechanism the
      host lacks may be left out, and that was decided above.  */
   if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach | plan.custom)) != NULL && *names)

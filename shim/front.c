@@ -22,6 +22,7 @@
 #include "args.h"
 #include "file.h"
 #include "log.h"
+#include "request-mark.h"
 #include "runtime.h"
 #include "utils.h"
 
@@ -53,10 +54,10 @@ create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s
       if (status == ENOENT)
         return false;
       if (status == EFBIG)
-        return admin || entitle_file_contains (path, ENTITLE_MARK) != 0;
+        return admin || entitle_config_file_may_ask (path) != 0;
       return true;
     }
-  return admin || memmem (raw, len, ENTITLE_MARK, strlen (ENTITLE_MARK)) != NULL;
+  return admin || entitle_config_may_ask (raw, len);
 }
 
 /* entitle-full: next to this program (the build tree), else installed.
@@ -117,7 +118,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   /* entitle's own commands, help and completion: entitle-full reads the
      admin config itself, where they need it.  */
   if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
-      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "checmate")
+      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "config") || is (c, "checmate")
       || is (c, "why")
       || is (c, "inspect") || is (c, "learn"))
     return exec_full (argv, err);

@@ -430,26 +430,44 @@ static const yajl_callbacks callbacks = {
   .yajl_end_array = on_end,
 };
 
+/* Where byte @off of @buf is, for people: its line and column (of bytes),
+   from 1, as editors count them.  */
+static void
+position (const char *buf, size_t len, size_t off, size_t *line, size_t *col)
+{
+  const char *p = buf, *end = buf + (off < len ? off : len), *nl;
+
+  *line = 1;
+  while ((nl = memchr (p, '\n', (size_t)(end - p))) != NULL)
+    {
+      (*line)++;
+      p = nl + 1;
+    }
+  *col = (size_t)(end - p) + 1;
+}
+
 /* yajl's verbose message spans lines; keep the first one.  */
+/* @at: where yajl stopped, the byte after the last it read (the
+   unallowed token's last, or the end of a document cut short).  */
 static int
-parse_error (yajl_handle h, struct parser *p, const char *buf, size_t len,
+parse_error (yajl_handle h, struct parser *p, const char *buf, size_t len, size_t at,
              entitle_error_t *err)
 {
   unsigned char *msg;
   char *nl;
+  size_t line, col;
   int ret;
 
+  position (buf, len, at ? at - 1 : 0, &line, &col);
   if (p->error && p->dup[0])
-    return entitle_make_error (err, EINVAL, "invalid JSON: %s `%s` at byte %zu", p->error, p->dup,
-                               yajl_get_bytes_consumed (h));
+    return entitle_make_error (err, EINVAL, "invalid JSON: %s `%s` at line %zu, column %zu", p->error, p->dup, line, col);
   if (p->error)
-    return entitle_make_error (err, EINVAL, "invalid JSON: %s at byte %zu", p->error, yajl_get_bytes_consumed (h));
+    return entitle_make_error (err, EINVAL, "invalid JSON: %s at line %zu, column %zu", p->error, line, col);
   msg = yajl_get_error (h, 0, (const unsigned char *)buf, len);
   nl = strchr ((char *)msg, '\n');
   if (nl)
     *nl = '\0';
-  ret = entitle_make_error (err, EINVAL, "invalid JSON: %s at byte %zu", (char *)msg,
-                            yajl_get_bytes_consumed (h));
+  ret = entitle_make_error (err, EINVAL, "invalid JSON: %s at line %zu, column %zu", (char *)msg, line, col);
   yajl_free_error (h, msg);
   return ret;
 }
@@ -460,15 +478,20 @@ json_parse (const char *buf, size_t len, json_t **out, entitle_error_t *err)
   struct parser p = { .depth = 0 };
   yajl_handle h = yajl_alloc (&callbacks, NULL, &p);
   yajl_status st;
+  size_t at;
   int ret = 0;
 
   if (h == NULL)
     return entitle_make_error (err, ENOMEM, "yajl_alloc");
   st = yajl_parse (h, (const unsigned char *)buf, len);
+  at = yajl_get_bytes_consumed (h);
   if (st == yajl_status_ok)
-    st = yajl_complete_parse (h);
+    {
+      st = yajl_complete_parse (h);
+      at = len;
+    }
   if (st != yajl_status_ok)
-    ret = parse_error (h, &p, buf, len, err);
+    ret = parse_error (h, &p, buf, len, at, err);
   else if (p.root == NULL)
     ret = entitle_make_error (err, EINVAL, "invalid JSON: empty document");
   yajl_free (h);

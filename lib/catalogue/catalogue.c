@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include "attach.h"
 #include "catalogue.h"
+#include "closest.h"
 #include "fill.h"
 #include "policy.h"
 
@@ -181,56 +182,19 @@ entitle_catalogue_find (const struct entitle_catalogue_s *cat, const char *name,
   return NULL;
 }
 
-/* The longest name a hint is looked for: far more than any row's.  */
-#define CLOSEST_MAX 64
-
-/* Edits from @a to @b (the optimal string alignment distance: insert,
-   delete, replace, swap two neighbours), kept in three rows.  */
-static size_t
-edit_distance (const char *a, size_t alen, const char *b)
-{
-  size_t rows[3][CLOSEST_MAX + 1], blen = strlen (b), i, j;
-
-  if (blen > CLOSEST_MAX)
-    return SIZE_MAX;
-  for (j = 0; j <= blen; j++)
-    rows[0][j] = j;
-  for (i = 1; i <= alen; i++)
-    {
-      size_t *cur = rows[i % 3], *prev = rows[(i - 1) % 3], *prev2 = rows[(i + 1) % 3];
-      cur[0] = i;
-      for (j = 1; j <= blen; j++)
-        {
-          size_t cost = a[i - 1] != b[j - 1], d = prev[j - 1] + cost;
-          if (prev[j] + 1 < d)
-            d = prev[j] + 1;
-          if (cur[j - 1] + 1 < d)
-            d = cur[j - 1] + 1;
-          if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < d)
-            d = prev2[j - 2] + 1;
-          cur[j] = d;
-        }
-    }
-  return rows[alen % 3][blen];
-}
-
 const struct entitle_entry_s *
 entitle_catalogue_closest (const struct entitle_catalogue_s *cat, const char *name, size_t len)
 {
   const struct entitle_entry_s *best = NULL, *rows;
-  /* Two mistakes, or one in five letters of a longer name
-     (`security.confinement`); the rows are three or more apart.  */
-  size_t i, n, d, best_d = len < 10 ? 2 : len / 5;
+  struct entitle_closest_s c;
+  size_t i, n;
 
-  if (len > CLOSEST_MAX)
-    return NULL;
+  /* The rows are three or more apart.  */
+  entitle_closest_init (&c, name, len);
   rows = rows_of (cat, &n);
   for (i = 0; i < n; i++)
-    if ((d = edit_distance (name, len, rows[i].name)) <= best_d && (best == NULL || d < best_d))
-      {
-        best = &rows[i];
-        best_d = d;
-      }
+    if (entitle_closest_consider (&c, rows[i].name))
+      best = &rows[i];
   return best;
 }
 

@@ -362,7 +362,8 @@ check_grants (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
         {
           cleanup_free char *name = entitle_request_format (req);
           cleanup_free char *hint = entitle_config_grant_hint (ctx->config, name);
-          return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container is %s", name, hint);
+          return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container%s is %s", name,
+                                     entitle_source_through (req->source), hint);
         }
     }
   return 0;

@@ -16,8 +16,11 @@
 #include "file.h"
 #include "utils.h"
 
-#define RECORD_LINES 4
-#define RECORD_SIZE  (64 * 1024) /* the entitlements list is at most 256 items */
+#define RECORD_LINES 5
+/* The lines a record has at least: records older than the sources line
+   are read too (`why` answers for two hours after an upgrade).  */
+#define RECORD_LINES_MIN 4
+#define RECORD_SIZE      (128 * 1024) /* the entitlements list is at most 256 items, and their sources */
 
 static char *
 record_dir (const char *state_dir)
@@ -73,7 +76,8 @@ entitle_cgroup_record_write (const char *state_dir, const struct entitle_cgroup_
       if (mkdir (shard, 0700) < 0 && errno != EEXIST)
         return entitle_make_sys_error (err, "mkdir `%s`", shard);
     }
-  n = asprintf (&text, "%s\n%s\n%s\n%s\n", r->root, r->id, r->bundle, r->entitlements);
+  n = asprintf (&text, "%s\n%s\n%s\n%s\n%s\n", r->root, r->id, r->bundle, r->entitlements,
+                r->sources ? r->sources : "");
   if (n < 0)
     abort ();
   if (n > RECORD_SIZE)
@@ -88,7 +92,7 @@ entitle_cgroup_record_write (const char *state_dir, const struct entitle_cgroup_
 static bool
 parse_record (const char *path, struct entitle_cgroup_record_s *r)
 {
-  const char **field[RECORD_LINES] = { &r->root, &r->id, &r->bundle, &r->entitlements };
+  const char **field[RECORD_LINES] = { &r->root, &r->id, &r->bundle, &r->entitlements, &r->sources };
   entitle_error_t err = NULL;
   struct stat st;
   size_t len, i;
@@ -100,9 +104,12 @@ parse_record (const char *path, struct entitle_cgroup_record_s *r)
       return false;
     }
   r->time = stat (path, &st) == 0 ? st.st_mtime : 0;
+  r->sources = "";
   for (i = 0, p = r->raw; i < RECORD_LINES; i++)
     {
       char *nl = strchr (p, '\n');
+      if (nl == NULL && i >= RECORD_LINES_MIN)
+        break;
       if (nl == NULL)
         {
           entitle_cgroup_record_free (r);
@@ -123,6 +130,24 @@ entitle_cgroup_record_read (const char *state_dir, uint64_t cgroup_id, struct en
   memset (r, 0, sizeof (*r));
   r->cgroup_id = cgroup_id;
   return parse_record (path, r);
+}
+
+enum entitle_source
+entitle_cgroup_record_source (const struct entitle_cgroup_record_s *r, const char *name)
+{
+  const char *p = r->sources;
+  size_t len = strlen (name);
+
+  while (p && *p)
+    {
+      const char *colon = strchr (p, ':'), *end = strchr (p, ',');
+      if (end == NULL)
+        end = p + strlen (p);
+      if (colon && colon < end && (size_t)(end - colon - 1) == len && memcmp (colon + 1, name, len) == 0)
+        return entitle_source_from_key (p, (size_t)(colon - p));
+      p = *end ? end + 1 : end;
+    }
+  return ENTITLE_SOURCE_NONE;
 }
 
 void

@@ -6,12 +6,15 @@
 #include <stdint.h>
 #include <time.h>
 #include "error.h"
+#include "source.h"
 
 /* Which container a cgroup was: the store of denials names a cgroup by its
    id, and `entitle why` must name the container, also after it was
    deleted.  entitle-hook writes one small file per container it attaches
    to, at createRuntime, in STATE_DIR/containers/XX/ (named by the cgroup
-   id, holding "ROOT\nID\nBUNDLE\nENTITLEMENTS\n"; XX, one of 256 shards,
+   id, holding "ROOT\nID\nBUNDLE\nENTITLEMENTS\nSOURCES\n", SOURCES as
+   entitle_set_format_sources writes them, a line older records lack;
+   XX, one of 256 shards,
    is a hash of the id).  No poststop is needed: each create collects its
    record's shard, removing the records whose cgroup is gone and that are
    older than ENTITLE_RECORD_KEEP, and keeps no more than ENTITLE_RECORD_MAX
@@ -29,6 +32,7 @@ struct entitle_cgroup_record_s
   const char *id;           /**< the container's id */
   const char *bundle;       /**< its bundle */
   const char *entitlements; /**< the set the hook enforced, as entitle_set_format writes it */
+  const char *sources;      /**< where each came from, as entitle_set_format_sources writes it ("": not recorded) */
 };
 
 /** Write the record of @r->cgroup_id (the strings of @r) under @state_dir. */
@@ -47,6 +51,11 @@ struct entitle_cgroup_record_s *entitle_cgroup_record_find (const char *state_di
                                                             size_t *n);
 
 void entitle_cgroup_record_free (struct entitle_cgroup_record_s *r);
+
+/** Where the entitlement @name ("a" or "a=v", as entitle_request_format
+    writes it) of @r's set came from; ENTITLE_SOURCE_NONE when the record
+    does not say.  */
+enum entitle_source entitle_cgroup_record_source (const struct entitle_cgroup_record_s *r, const char *name);
 
 /** In the shard of @cgroup_id's record, remove the records whose cgroup is
     gone (looked up in the cgroup2 hierarchy mounted at @cgroup2) and that

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "admin-config.h"
+#include "closest.h"
 #include "custom.h"
 #include "file.h"
 #include "json.h"
@@ -241,6 +242,19 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
 }
 
 static int
+unknown_key (const char *path, const char *key, entitle_error_t *err)
+{
+  struct entitle_closest_s c;
+  size_t i;
+
+  entitle_closest_init (&c, key, strlen (key));
+  for (i = 0; i < sizeof (keys) / sizeof (keys[0]); i++)
+    entitle_closest_consider (&c, keys[i].name);
+  return entitle_make_error (err, EINVAL, "`%s`: unknown key `%s`%s%s%s", path, key, c.best ? ": did you mean `" : "",
+                             c.best ? c.best : "", c.best ? "`?" : "");
+}
+
+static int
 set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle_error_t *err)
 {
   const char *path = cfg->path;
@@ -250,7 +264,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
     ;
   /* Fail closed: a misspelt "requrie" must not silently drop a floor.  */
   if (i == sizeof (keys) / sizeof (keys[0]))
-    return entitle_make_error (err, EINVAL, "`%s`: unknown key `%s`", path, key);
+    return unknown_key (path, key, err);
   void *field = (char *)cfg + keys[i].offset;
   switch (keys[i].kind)
     {
@@ -289,9 +303,35 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
   abort ();
 }
 
-int
-entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
-                      entitle_error_t *err)
+void
+entitle_config_issue (struct entitle_config_issues_s *issues, entitle_error_t *err)
+{
+  char **lines = realloc (issues->lines, (issues->n + 1) * sizeof (*lines));
+
+  if (lines == NULL)
+    abort ();
+  issues->lines = lines;
+  issues->lines[issues->n++] = get_and_reset (&(*err)->msg);
+  entitle_error_release (err);
+}
+
+void
+entitle_config_issues_free (struct entitle_config_issues_s *issues)
+{
+  size_t i;
+  for (i = 0; i < issues->n; i++)
+    free (issues->lines[i]);
+  free (issues->lines);
+  issues->lines = NULL;
+  issues->n = 0;
+}
+
+/* Parse @len bytes at @buf into @cfg: the first error is returned, or,
+   with @issues (the strict mode), each key's error goes there and the
+   other keys are parsed all the same.  */
+static int
+parse (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
+       struct entitle_config_issues_s *issues, entitle_error_t *err)
 {
   cleanup_json json_t *root = NULL;
   size_t i;
@@ -313,11 +353,30 @@ entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char
   for (i = 0; i < root->n; i++)
     {
       ret = set_key (cfg, root->keys[i], root->items[i], err);
-      if (UNLIKELY (ret < 0))
+      if (UNLIKELY (ret < 0) && issues == NULL)
         return ret;
+      if (UNLIKELY (ret < 0))
+        entitle_config_issue (issues, err);
     }
   cfg->present = true;
   return 0;
+}
+
+int
+entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
+                      entitle_error_t *err)
+{
+  return parse (cfg, path, buf, len, NULL, err);
+}
+
+void
+entitle_config_parse_all (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
+                          struct entitle_config_issues_s *issues)
+{
+  entitle_error_t err = NULL;
+
+  if (parse (cfg, path, buf, len, issues, &err) < 0)
+    entitle_config_issue (issues, &err);
 }
 
 void

@@ -75,10 +75,6 @@ char *entitle_config_grant_hint (const struct entitle_config_s *cfg, const char 
     when ENTITLE_CONFIG= says there is none.  */
 const char *entitle_config_name (const struct entitle_config_s *cfg);
 
-/* A config.json entitle may have to rewrite names this; one that does not
-   is passed through untouched unless the admin sets a policy.  */
-#define ENTITLE_MARK "io.entitle."
-
 /** Does the admin set defaults or a floor (a profile is one), which apply
     to every container?  */
 static inline bool
@@ -129,6 +125,27 @@ void entitle_config_reset (struct entitle_config_s *cfg);
 /** Parse @len bytes of admin config JSON read from @path. */
 int entitle_config_parse (struct entitle_config_s *cfg, const char *path, const char *buf,
                           size_t len, entitle_error_t *err);
+
+/* What a check of an admin config found wrong (entitle config check), one
+   message each.  */
+struct entitle_config_issues_s
+{
+  char **lines;
+  size_t n;
+};
+
+/** Add the message of *@err to @issues, and release the error.  */
+void entitle_config_issue (struct entitle_config_issues_s *issues, entitle_error_t *err);
+
+void entitle_config_issues_free (struct entitle_config_issues_s *issues);
+
+/**
+ * The parser's strict mode: entitle_config_parse, but an error of one key
+ * goes to @issues and every other key is parsed all the same (a JSON error
+ * ends it, in @issues too).  @cfg holds what parsed.
+ */
+void entitle_config_parse_all (struct entitle_config_s *cfg, const char *path, const char *buf, size_t len,
+                               struct entitle_config_issues_s *issues);
 
 void entitle_config_free (struct entitle_config_s *cfg);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attach.h"
+#include "closest.h"
 #include "custom.h"
 #include "entitlements.h"
 #include "utils.h"
@@ -625,6 +626,19 @@ does_something (const struct build_s *b)
          || b->row->readonly || b->row->n_progs;
 }
 
+static int
+unknown_field (const char *key, entitle_error_t *err)
+{
+  struct entitle_closest_s c;
+  size_t k;
+
+  entitle_closest_init (&c, key, strlen (key));
+  for (k = 0; k < sizeof (fields) / sizeof (fields[0]); k++)
+    entitle_closest_consider (&c, fields[k].key);
+  return entitle_make_error (err, EINVAL, "unknown field `%s`%s%s%s (see entitle.json(5))", key,
+                             c.best ? ": did you mean `" : "", c.best ? c.best : "", c.best ? "`?" : "");
+}
+
 /* The row @name defined by @v, into @row.  */
 static int
 build_row (struct build_s *b, const char *name, const json_t *v, entitle_error_t *err)
@@ -642,7 +656,7 @@ build_row (struct build_s *b, const char *name, const json_t *v, entitle_error_t
       for (k = 0; k < sizeof (fields) / sizeof (fields[0]) && strcmp (fields[k].key, v->keys[i]) != 0; k++)
         ;
       if (k == sizeof (fields) / sizeof (fields[0]))
-        return entitle_make_error (err, EINVAL, "unknown field `%s` (see entitle.json(5))", v->keys[i]);
+        return unknown_field (v->keys[i], err);
       if ((ret = fields[k].parse (b, v->items[i], err)) < 0)
         return ret;
     }

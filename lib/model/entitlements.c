@@ -351,6 +351,39 @@ entitle_set_format (const struct entitle_set_s *set)
 }
 
 void
+entitle_set_stamp (struct entitle_set_s *set, enum entitle_source source)
+{
+  size_t i;
+  for (i = 0; i < set->n; i++)
+    if (set->items[i].source == ENTITLE_SOURCE_NONE)
+      set->items[i].source = source;
+}
+
+char *
+entitle_set_format_sources (const struct entitle_set_s *set)
+{
+  size_t i, len = 1;
+  char *s, *p;
+
+  for (i = 0; i < set->n; i++)
+    if (entitle_source_key (set->items[i].source))
+      len += strlen (entitle_source_key (set->items[i].source)) + strlen (set->items[i].entry->name) + 3
+             + (set->items[i].value ? strlen (set->items[i].value) : 0);
+  s = p = malloc (len);
+  if (s == NULL)
+    abort ();
+  *p = '\0';
+  for (i = 0; i < set->n; i++)
+    {
+      const struct entitle_request_s *r = &set->items[i];
+      if (entitle_source_key (r->source))
+        p += sprintf (p, "%s%s:%s%s%s", p == s ? "" : ",", entitle_source_key (r->source), r->entry->name,
+                      r->value ? "=" : "", r->value ? r->value : "");
+    }
+  return s;
+}
+
+void
 entitle_set_free (struct entitle_set_s *set)
 {
   size_t i;

@@ -6,14 +6,16 @@
 #include <stddef.h>
 #include "catalogue.h"
 #include "error.h"
+#include "source.h"
 
 /* One entitlement as written: a catalogue row and its value, parsed once
    by the row's value kind.  */
 struct entitle_request_s
 {
   const struct entitle_entry_s *entry;
-  char *value;             /**< after the first `=`, as written, or NULL */
-  union entitle_value_u v; /**< the value parsed (entry->value's kind); zero without one */
+  char *value;                /**< after the first `=`, as written, or NULL */
+  union entitle_value_u v;    /**< the value parsed (entry->value's kind); zero without one */
+  enum entitle_source source; /**< where it came from (entitle_set_stamp); NONE when not said */
 };
 
 /* A set of entitlements, kept sorted by name then value.  */
@@ -57,6 +59,13 @@ const struct entitle_request_s *entitle_set_rung (const struct entitle_set_s *se
 
 /** True when @set holds the row named @name. */
 bool entitle_set_has (const struct entitle_set_s *set, const char *name);
+
+/** Say that every item of @set without a source came from @source. */
+void entitle_set_stamp (struct entitle_set_s *set, enum entitle_source source);
+
+/** "KEY:a,KEY:c=v": each item of @set with its source's key (items
+    without one left out), in the set's order, malloc'd.  */
+char *entitle_set_format_sources (const struct entitle_set_s *set);
 
 /** "a,b,c=v": the sorted list, malloc'd. */
 char *entitle_set_format (const struct entitle_set_s *set);

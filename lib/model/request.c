@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "request.h"
+#include "source.h"
 #include "resolve.h"
 #include "utils.h"
 
@@ -29,11 +30,47 @@ check_catalogue (const json_t *annotations, entitle_error_t *err)
   return 0;
 }
 
+bool
+entitle_request_in_annotations (const json_t *doc)
+{
+  return json_get (json_get (doc, "annotations"), ENTITLE_ANNOTATION) != NULL;
+}
+
+/* The value of the last ENTITLE_ENTITLEMENTS=... of @spec's process.env,
+   or NULL: runc gives the workload the last of duplicate entries (Go's
+   os/exec dedupEnv), and the request is what the workload is told.  An
+   entry that is not a string, or has no `=`, is the runtime's to refuse.  */
+static const json_t *
+env_entry (const json_t *spec)
+{
+  const json_t *env = json_get (json_get (spec, "process"), "env");
+  size_t i, plen = strlen (ENTITLE_ENV_REQUEST "=");
+
+  for (i = env && env->type == JSON_ARRAY ? env->n : 0; i > 0; i--)
+    {
+      const json_t *e = env->items[i - 1];
+      if (e->type == JSON_STRING && e->len >= plen && memcmp (e->text, ENTITLE_ENV_REQUEST "=", plen) == 0)
+        return e;
+    }
+  return NULL;
+}
+
+static int
+parse_source (const struct entitle_catalogue_s *cat, const char *list, enum entitle_source source,
+              struct entitle_set_s *requested, entitle_error_t *err)
+{
+  int ret = entitle_parse_list (cat, list, entitle_source_name (source), requested, err);
+
+  if (ret == 0)
+    entitle_set_stamp (requested, source);
+  return ret;
+}
+
 int
 entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
                    entitle_error_t *err)
 {
-  const json_t *annotations, *list;
+  const json_t *annotations, *list, *env;
   int ret;
 
   if (spec->type != JSON_OBJECT)
@@ -45,9 +82,15 @@ entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, st
   list = json_get (annotations, ENTITLE_ANNOTATION);
   if (list && list->type != JSON_STRING)
     return entitle_make_error (err, EINVAL, "annotation `%s` must be a string", ENTITLE_ANNOTATION);
-  if (list == NULL)
+  /* The annotation, where there is one, is the whole request (DESIGN §8).  */
+  if (list)
+    return parse_source (cat, list->text, ENTITLE_SOURCE_ANNOTATION, requested, err);
+  env = env_entry (spec);
+  if (env == NULL)
     return 0;
-  return entitle_parse_list (cat, list->text, "annotation `" ENTITLE_ANNOTATION "`", requested, err);
+  if (strlen (env->text) != env->len)
+    return entitle_make_error (err, EINVAL, "%s holds a NUL byte", entitle_source_name (ENTITLE_SOURCE_ENV));
+  return parse_source (cat, env->text + strlen (ENTITLE_ENV_REQUEST "="), ENTITLE_SOURCE_ENV, requested, err);
 }
 
 int

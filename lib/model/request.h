@@ -2,6 +2,7 @@
 #ifndef ENTITLE_REQUEST_H
 #define ENTITLE_REQUEST_H
 
+#include <stdbool.h>
 #include "context.h"
 #include "entitlements.h"
 #include "json.h"
@@ -19,14 +20,25 @@
 #define ENTITLE_ANNOTATION_CUSTOM "io.entitle.custom"
 
 /**
- * What @spec's `io.entitle.entitlements` asks for (the catalogue version
- * checked), into @requested; empty when it asks nothing.
+ * What @spec asks for (the catalogue version checked), into @requested,
+ * each item stamped with its source; empty when it asks nothing.  The
+ * annotation `io.entitle.entitlements`, where the config has one (empty
+ * or not), is the whole request; else the last ENTITLE_ENTITLEMENTS=...
+ * of process.env (DESIGN §8).  Both ask; only the admin grants.
  */
 int entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
                        entitle_error_t *err);
 
 /**
- * The final set for @spec: its `io.entitle.entitlements` request resolved
+ * Does @doc (a config, or the runtime's state, which carries the config's
+ * annotations but not its process) hold the annotation, so that it says
+ * the whole request without process.env?  A caller holding the state
+ * reads the config where it does not.
+ */
+bool entitle_request_in_annotations (const json_t *doc);
+
+/**
+ * The final set for @spec: its request (entitle_requested) resolved
  * against the admin config of @ctx (defaults, require, ladders), without
  * the grant check.  What the hook enforces, whoever rewrote the config.
  */

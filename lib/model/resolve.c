@@ -41,8 +41,8 @@ resolve_ladder (enum entitle_domain d, const struct entitle_set_s *req, const st
   const struct entitle_request_s *def = entitle_set_rung (defs, d);
 
   if (r && floor && r->entry->rung > floor->entry->rung)
-    return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container is wider than \"%s\" required by %s",
-                               r->entry->name, floor->entry->name, source);
+    return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container%s is wider than \"%s\" required by %s",
+                               r->entry->name, entitle_source_through (r->source), floor->entry->name, source);
   if (r == NULL)
     r = floor ? floor : def;
   if (r)
@@ -85,8 +85,9 @@ within_floor (const char *source, const struct entitle_set_s *reqd, const struct
     if (reqd->items[i].entry == q->entry && n++ == 0)
       floor = entitle_request_format (&reqd->items[i]);
   return entitle_make_error (err, EPERM,
-                             "entitlement \"%s\" requested by the container is not within \"%s\"%s required by %s",
-                             asked, floor, n > 1 ? " nor the other rules" : "", source);
+                             "entitlement \"%s\" requested by the container%s is not within \"%s\"%s required by %s",
+                             asked, entitle_source_through (q->source), floor, n > 1 ? " nor the other rules" : "",
+                             source);
 }
 
 static int
@@ -154,6 +155,9 @@ entitle_resolve (const struct entitle_config_s *cfg, const struct entitle_set_s 
     ret = entitle_parse_strv (&cfg->catalogue, cfg->profile->entitlements, profile_source, &prof, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  entitle_set_stamp (&defs, ENTITLE_SOURCE_DEFAULTS);
+  entitle_set_stamp (&reqd, ENTITLE_SOURCE_REQUIRE);
+  entitle_set_stamp (&prof, ENTITLE_SOURCE_PROFILE);
   for (i = 0; i < sizeof (ladders) / sizeof (ladders[0]); i++)
     {
       ret = resolve_ladder (ladders[i], requested, &defs, &f, final, err);
@@ -197,8 +201,8 @@ glob_components (const char *pat, const char *name)
     }
 }
 
-static bool
-grant_matches (const char *grant, const struct entitle_request_s *req)
+bool
+entitle_grant_matches (const char *grant, const struct entitle_request_s *req)
 {
   const char *eq = strchr (grant, '=');
 
@@ -217,7 +221,7 @@ entitle_granted (const struct entitle_config_s *cfg, const struct entitle_reques
 {
   char *const *g;
   for (g = cfg->grant; g && *g; g++)
-    if (grant_matches (*g, req))
+    if (entitle_grant_matches (*g, req))
       return true;
   return false;
 }

@@ -24,4 +24,7 @@ int entitle_resolve (const struct entitle_config_s *cfg, const struct entitle_se
  */
 bool entitle_granted (const struct entitle_config_s *cfg, const struct entitle_request_s *req);
 
+/** Does the one grant @grant (an entry of `grant`) cover @req?  */
+bool entitle_grant_matches (const char *grant, const struct entitle_request_s *req);
+
 #endif

@@ -150,7 +150,7 @@ complete_line() {
   complete_line "$E ex"
   [ "$reply" = "explain exec" ]
   complete_line "$E "
-  [[ " $reply " == *" explain compile probe checmate why learn inspect version help create run restore exec features "* ]]
+  [[ " $reply " == *" explain compile probe checmate why learn inspect config version help create run restore exec features "* ]]
   [[ " $reply " == *" kill "* ]]
   complete_line "$E --entitle-c"
   [ "$reply" = "--entitle-config" ]
@@ -339,7 +339,7 @@ teardown() {
 
 @test "man pages: entitle(8) names every command and option --help lists" {
   page="$SRCDIR/man/entitle.8"
-  for c in explain compile probe checmate inspect version help create run restore exec features; do
+  for c in explain compile probe checmate inspect config version help create run restore exec features; do
     grep -Eq "^\.(B|BR|TP).*\b$c\b" "$page"
     for o in $("$ENTITLE" "$c" --help | sed -n '/^Options/,/^$/p' | grep -o -- '--[a-z-]*' | sort -u); do
       if ! grep -q -- "${o//-/\\\\-}" "$page"; then

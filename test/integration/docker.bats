@@ -7,12 +7,16 @@
 # root), whose daemon.json `entitle configure docker --profile confined`
 # wrote: the runtime `entitle`, and `entitle-confined` with runtimeArgs
 # --entitle-profile=confined.  Docker 20.10 passes no annotations
-# (--annotation needs API 1.43), so profiles are how it selects
-# entitlements.  Containers run with --network none: nothing is sent.
+# (--annotation needs API 1.43): profiles select entitlements for a
+# runtime, and ENTITLE_ENTITLEMENTS in the container's environment (`-e`,
+# or the image's ENV) for one container (issue 24).  Containers run with
+# --network none: nothing is sent.
 
 load helpers
 
 IMAGE=entitle-busybox:latest
+# The same image, whose ENV asks for network.none.
+ASKING=entitle-busybox:asks
 DOCKER=/usr/bin/docker # Debian's client, the daemon's version
 
 setup_file() {
@@ -46,6 +50,8 @@ setup_file() {
     return 1
   }
   dk import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$DK_DIR/rootfs.tar" "$IMAGE" >/dev/null
+  dk import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' --change 'ENV ENTITLE_ENTITLEMENTS=network.none' \
+    "$DK_DIR/rootfs.tar" "$ASKING" >/dev/null
 }
 
 teardown_file() {
@@ -106,4 +112,54 @@ SCRIPT="$ENGINE_SCRIPT; exit 3"
   # `confined`: unknown.
   [[ "$stderr" == *"OCI runtime create failed: entitle: unknown profile \`nope\`: $DK_DIR/entitle.json defines \`confined\`"* ]]
   [ -z "$(dk ps -aq)" ]
+}
+
+# What the environment tests run: ENGINE_SCRIPT, then the variable as the
+# workload sees it.
+ENV_SCRIPT="$ENGINE_SCRIPT; echo \"env: \${ENTITLE_ENTITLEMENTS-unset}\"; exit 3"
+
+@test "Docker 20.10: docker run -e ENTITLE_ENTITLEMENTS=network.none,security.confined confines that container; the variable stays in its environment" {
+  run --separate-stderr dk run --rm --network none --runtime runc -e ENTITLE_ENTITLEMENTS=network.none,security.confined \
+    "$IMAGE" /bin/sh -c "$ENV_SCRIPT"
+  [ "$status" -eq 3 ]
+  [ "${lines[0]}" = ok ]
+  run --separate-stderr dk run --rm --network none --runtime entitle -e ENTITLE_ENTITLEMENTS=network.none,security.confined \
+    "$IMAGE" /bin/sh -c "$ENV_SCRIPT"
+  [ "$status" -eq 3 ]
+  confined_output EPERM
+  [ "${lines[-1]}" = "env: network.none,security.confined" ]
+}
+
+@test "Docker 20.10: docker exec -e ENTITLE_ENTITLEMENTS=security.insecure into a container that asked for network.none widens nothing" {
+  dk run -d --name "c$BATS_TEST_NUMBER" --network none --runtime entitle \
+    -e ENTITLE_ENTITLEMENTS=network.none,security.confined "$IMAGE" /probe sleep 600
+  for asked in security.insecure ""; do
+    run --separate-stderr dk exec -e "ENTITLE_ENTITLEMENTS=$asked" "c$BATS_TEST_NUMBER" /bin/sh -c \
+      "/probe socket inet; grep -E '^(Cap|NoNewPrivs)' /proc/self/status; echo ---; grep -E '^(Cap|NoNewPrivs)' /proc/1/status"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = EPERM ]
+    output=$(sed 1d <<<"$output")
+    same_as_init "docker exec -e ENTITLE_ENTITLEMENTS=$asked"
+  done
+  dk rm -f "c$BATS_TEST_NUMBER" >/dev/null
+}
+
+@test "Docker 20.10: docker run -e ENTITLE_ENTITLEMENTS=security.admin is refused without the admin's grant, the message in docker run's" {
+  run --separate-stderr dk run --rm --network none --runtime entitle -e ENTITLE_ENTITLEMENTS=security.admin "$IMAGE" /bin/true
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"OCI runtime create failed: entitle: entitlement \"security.admin\" requested by the container through process.env \`ENTITLE_ENTITLEMENTS\` is not granted by $DK_DIR/entitle.json"* ]]
+  [ -z "$(dk ps -aq)" ]
+}
+
+@test "Docker 20.10: an image's ENV ENTITLE_ENTITLEMENTS asks as -e does, and docker run -e replaces it" {
+  run --separate-stderr dk run --rm --network none --runtime entitle "$ASKING" /bin/sh -c "$ENV_SCRIPT"
+  [ "$status" -eq 3 ]
+  [ "${lines[0]}" = EPERM ]
+  [ "${lines[-1]}" = "env: network.none" ]
+  # The user's -e is the container's environment: an empty value asks
+  # for nothing (what the image asked for narrowed only the image).
+  run --separate-stderr dk run --rm --network none --runtime entitle -e ENTITLE_ENTITLEMENTS= "$ASKING" /bin/sh -c "$ENV_SCRIPT"
+  [ "$status" -eq 3 ]
+  [ "${lines[0]}" = ok ]
+  [ "${lines[-1]}" = "env: " ]
 }

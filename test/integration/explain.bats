@@ -85,7 +85,8 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/explain.json"
   jq -e 'type == "array" and length == 4' "$BATS_TEST_TMPDIR/explain.json"
   jq -e 'all(.[]; (keys | sort) == (["capabilities", "contradicts", "domain", "effects", "exact_grant", "example",
-      "form", "limits", "mechanisms", "modifier", "name", "note", "paths", "rung", "seccomp", "summary", "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
+      "form", "limits", "mechanisms", "modifier", "name", "note", "paths", "rung", "seccomp", "summary", "trust",
+      "value"] | sort))' "$BATS_TEST_TMPDIR/explain.json"
   # Each limit that remains, in one sentence.
   jq -e '.[0].limits | length == 2 and (.[0] | test("SCM_RIGHTS")) and (.[1] | test("SIGSYS"))' "$BATS_TEST_TMPDIR/explain.json"
   jq -e '.[0] | .name == "network.none" and .domain == "network" and .rung == 1 and .modifier == false
@@ -116,12 +117,15 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
   run --separate-stderr "$ENTITLE" explain --score network.none
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: explain --score: unexpected argument `network.none`' ]
-  run --separate-stderr "$ENTITLE" explain -b "$BUNDLE" network.none
-  [ "$status" -ne 0 ]
-  [ "$stderr" = 'entitle: explain: --bundle, --config and --max go with --score' ]
   run --separate-stderr "$ENTITLE" explain --max 3 network.none
   [ "$status" -ne 0 ]
-  [ "$stderr" = 'entitle: explain: --bundle, --config and --max go with --score' ]
+  [ "$stderr" = 'entitle: explain: --max goes with --score' ]
+  run --separate-stderr "$ENTITLE" explain -b "$BUNDLE" --config "$BUNDLE/config.json" network.none
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: explain: --bundle or --config, not both' ]
+  run --separate-stderr "$ENTITLE" explain -b "$BUNDLE/none" network.none
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == "entitle: "*"$BUNDLE/none/config.json"* ]]
   run --separate-stderr "$ENTITLE" explain --json network.bogus
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: unknown entitlement `network.bogus`' ]
@@ -384,4 +388,74 @@ EOF
   [[ "$output" == *'  paths on this host: not probed (`/nonexistent/entitle-hook`: No such file or directory)'* ]]
   run --separate-stderr env -u ENTITLE_HOOK "$ENTITLE" explain --json network.none
   [ "$(jq -r '.[0].paths' <<<"$output")" = null ]
+}
+
+# trust_of NAME [ARG...]: the trust block `explain` prints for NAME (its
+# lines after "  trust of", that line included).
+trust_of() {
+  local name=$1
+  shift
+  "$ENTITLE" explain "$@" "$name" | sed -n '/^  trust of /,/^  [a-z]/p' | sed '$d'
+}
+
+DOCKER="Docker 20.10's default config (\`docker run IMAGE\`)"
+
+@test "explain: whether an entitlement widens Docker 20.10's default config and so needs a grant; without an admin config none is granted" {
+  [ "$(trust_of network.proxy)" = "  trust of network.proxy, against $DOCKER:
+    widens it: a container that asks for it (annotation or ENTITLE_ENTITLEMENTS) needs the admin's grant
+    not granted: there is no admin config (ENTITLE_CONFIG is set and empty)" ]
+  [ "$(trust_of network.user)" = "  trust of network.user, against $DOCKER:
+    does not widen it: any container may ask for it, without a grant" ]
+  # A modifier by its name alone is judged with its example value.
+  [ "$(trust_of network.egress)" = "  trust of network.egress=10.0.0.0/8:443 (its example value), against $DOCKER:
+    does not widen it: any container may ask for it, without a grant" ]
+  # No file at the built-in path (configure's sysconfdir), where this host has none.
+  default=$(sed -n 's/^#define ENTITLE_CONFIG_FILE "\(.*\)"$/\1/p' "${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}/config.h")
+  if [ -n "$default" ] && [ ! -e "$default" ]; then
+    [ "$(env -u ENTITLE_CONFIG "$ENTITLE" explain security.admin | grep '^    not granted')" = \
+      "    not granted: there is no admin config at $default" ]
+  fi
+}
+
+@test "explain: the entry of grant that grants it, where the admin config applies it itself, a glob that never covers security.insecure" {
+  write_entitle_config '{"grant": ["network.*", "security.admin"], "defaults": ["network.proxy"],
+    "profiles": {"web": ["network.proxy security.confined"]}}'
+  [ "$(trust_of network.proxy)" = "  trust of network.proxy, against $DOCKER:
+    widens it: a container that asks for it (annotation or ENTITLE_ENTITLEMENTS) needs the admin's grant
+    granted by \`network.*\` in \`grant\` of $ENTITLE_CONFIG
+    also applied by the admin config itself, without a request or a grant: \`defaults\`; profile \`web\`" ]
+  [ "$(trust_of security.admin | sed -n 3p)" = "    granted by \`security.admin\` in \`grant\` of $ENTITLE_CONFIG" ]
+  [ "$(trust_of network.host | sed -n 3p)" = "    not granted: no entry of \`grant\` of $ENTITLE_CONFIG covers it (a glob never does: only its exact name)" ]
+  [ "$(trust_of security.confined | sed -n 2,3p)" = "    does not widen it: any container may ask for it, without a grant
+    also applied by the admin config itself, without a request or a grant: profile \`web\`" ]
+  run "$ENTITLE" explain --json network.proxy
+  [ "$(jq -c '.[0].trust' <<<"$output")" = \
+    '{"against":"docker-20.10-default","entitlement":"network.proxy","widens":true,"reason":null,"granted":true,"granted_by":"network.*","admin":[{"source":"defaults","profile":null},{"source":"profile","profile":"web"}]}' ]
+}
+
+@test "explain -b DIR or --config FILE: judged against that config: Docker's privileged config gives network.proxy's capabilities already" {
+  src=${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}
+  priv="$src/test/data/engines/docker-privileged.json"
+  [ "$(trust_of network.proxy --config "$priv")" = "  trust of network.proxy, against the config \`$priv\`:
+    does not widen it: any container may ask for it, without a grant" ]
+  (cd "$BUNDLE" && "$RUNC_BIN" spec)
+  [ "$(trust_of security.memory-lock -b "$BUNDLE" | sed -n 1,2p)" = "  trust of security.memory-lock, against the config \`$BUNDLE/config.json\`:
+    widens it: a container that asks for it (annotation or ENTITLE_ENTITLEMENTS) needs the admin's grant" ]
+  run "$ENTITLE" explain --json -b "$BUNDLE" network.user
+  [ "$(jq -r '.[0].trust | [.against, .widens] | join(" ")' <<<"$output")" = "$BUNDLE/config.json false" ]
+}
+
+@test "explain: what it says widens is exactly what create refuses without a grant, for every row against Docker's default config" {
+  src=${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}
+  cp "$src/test/data/engines/docker-default.json" "$BUNDLE/config.json"
+  "$ENTITLE" explain --json | jq -r '.[].trust | "\(.entitlement) \(.widens)"' >"$BATS_TEST_TMPDIR/verdicts"
+  [ "$(wc -l <"$BATS_TEST_TMPDIR/verdicts")" -gt 15 ]
+  while read -r ent widens; do
+    run --separate-stderr "$ENTITLE" compile -b "$BUNDLE" --entitlements "$ent"
+    if [[ "$stderr" == *"not granted"* ]]; then refused=true; else refused=false; fi
+    if [ "$refused" != "$widens" ]; then
+      echo "$ent: explain says widens=$widens, compile: $stderr" >&2
+      false
+    fi
+  done <"$BATS_TEST_TMPDIR/verdicts"
 }

@@ -44,15 +44,15 @@ why() {
   expect_lines "connect $ADDR_B 80: EPERM"
   run --separate-stderr why "$CTID"
   [ "$status" -eq 0 ]
-  [ "${lines[0]:21}" = "$CTID: connect to $ADDR_B:80 (tcp): denied by network.egress=$ADDR_A/32:80 (cgroup BPF connect4); allowed by network.egress=$ADDR_B/32:80" ]
+  [ "${lines[0]:21}" = "$CTID: connect to $ADDR_B:80 (tcp): denied by network.egress=$ADDR_A/32:80, from annotation \`io.entitle.entitlements\` (cgroup BPF connect4); allowed by network.egress=$ADDR_B/32:80" ]
   [ "${#lines[@]}" -eq 2 ]
   [[ "${lines[1]}" == "note: seccomp denials"* ]]
 
   run why "$CTID" --json
   [ "$status" -eq 0 ]
   [ "$(jq -r '.denials | length' <<<"$output")" = 1 ]
-  [ "$(jq -r '.denials[0] | [.container, .program, .address, .port, .denied_by, .allowed_by] | join(" ")' <<<"$output")" = \
-    "$CTID connect4 $ADDR_B 80 network.egress=$ADDR_A/32:80 network.egress=$ADDR_B/32:80" ]
+  [ "$(jq -r '.denials[0] | [.container, .program, .address, .port, .denied_by, .denied_by_source, .allowed_by] | join(" ")' <<<"$output")" = \
+    "$CTID connect4 $ADDR_B 80 network.egress=$ADDR_A/32:80 annotation network.egress=$ADDR_B/32:80" ]
 }
 
 @test "why: a rule a custom entitlement implies is named after that entitlement" {
@@ -77,8 +77,8 @@ why() {
   run why "$CTID"
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 3 ]
-  [[ "${lines[0]}" == *" $CTID: connect to $ADDR_B:80 (tcp): denied by network.egress=$ADDR_A/32:80 "* ]]
-  [[ "${lines[1]}" == *" $CTID: bind to port 8081 (tcp): denied by network.bind=8080 (cgroup BPF bind4); allowed by network.bind=8081" ]]
+  [[ "${lines[0]}" == *" $CTID: connect to $ADDR_B:80 (tcp): denied by network.egress=$ADDR_A/32:80, from annotation \`io.entitle.entitlements\` "* ]]
+  [[ "${lines[1]}" == *" $CTID: bind to port 8081 (tcp): denied by network.bind=8080, from annotation \`io.entitle.entitlements\` (cgroup BPF bind4); allowed by network.bind=8081" ]]
   run why --json
   [ "$(jq --arg a "$CTID" --arg b "$CTID-b" '[.denials[] | select(.container == $a or .container == $b)] | length' <<<"$output")" = 4 ]
   run why --since 1h "$CTID" --json
@@ -167,7 +167,7 @@ follow_stop() {
   expect_lines "socket inet: EPERM"
   follow_stop
   [ "${#lines[@]}" -eq 1 ]
-  [[ "${lines[0]}" == *" $CTID: socket(AF_INET, SOCK_STREAM) (pid "*", probe): denied by network.none (seccomp, EPERM: socket() and socketpair() for AF_UNIX only); allowed by network.user" ]]
+  [[ "${lines[0]}" == *" $CTID: socket(AF_INET, SOCK_STREAM) (pid "*", probe): denied by network.none, from annotation \`io.entitle.entitlements\` (seccomp, EPERM: socket() and socketpair() for AF_UNIX only); allowed by network.user" ]]
 
   # After the fact, why points at --follow.
   run why "$CTID" --json
@@ -206,5 +206,5 @@ follow_stop() {
   FOLLOW_PID=
   run cat "$FOLLOW_OUT"
   [ "${#lines[@]}" -eq 1 ]
-  [ "${lines[0]:21}" = "$CTID: connect to $ADDR_B:80 (tcp): denied by network.egress=$ADDR_A/32:80 (cgroup BPF connect4); allowed by network.egress=$ADDR_B/32:80" ]
+  [ "${lines[0]:21}" = "$CTID: connect to $ADDR_B:80 (tcp): denied by network.egress=$ADDR_A/32:80, from annotation \`io.entitle.entitlements\` (cgroup BPF connect4); allowed by network.egress=$ADDR_B/32:80" ]
 }

@@ -13,6 +13,7 @@
 #include "unit.h"
 #include "caps.h"
 #include "compile.h"
+#include "request.h"
 #include "rewrite.h"
 #include "context.h"
 #include "json.h"
@@ -260,6 +261,109 @@ test_entitle_rewrite_no_annotation_untouched (void **state)
     assert_true (json_equal (spec, orig));
     entitle_config_free (&present);
   }
+}
+
+/* entitle_requested: process.env (DESIGN §8).  */
+
+/* What @spec asks for, formatted with its sources; the error message
+   instead when it fails (malloc'd).  */
+static char *
+requested_of (const json_t *spec)
+{
+  cleanup_entitle_set struct entitle_set_s set = { 0 };
+  entitle_error_t err = NULL;
+  char *out;
+
+  if (entitle_requested (NULL, spec, &set, &err) < 0)
+    {
+      out = strdup (err->msg);
+      entitle_error_release (&err);
+      return out;
+    }
+  return entitle_set_format_sources (&set);
+}
+
+static json_t *
+spec_with_env (const char *env_json)
+{
+  json_t *spec = spec_requesting (NULL);
+  json_set (json_get (spec, "process"), "env", parse_ok (env_json));
+  return spec;
+}
+
+static void
+test_entitle_requested_env (void **state)
+{
+  static const struct
+  {
+    const char *env, *want;
+  } cases[] = {
+    { "[\"PATH=/bin\", \"ENTITLE_ENTITLEMENTS=network.none\"]", "env:network.none" },
+    /* The last of duplicates, as runc gives the workload.  */
+    { "[\"ENTITLE_ENTITLEMENTS=security.insecure\", \"ENTITLE_ENTITLEMENTS=network.none security.confined\"]",
+      "env:network.none,env:security.confined" },
+    { "[\"ENTITLE_ENTITLEMENTS=network.none\", \"ENTITLE_ENTITLEMENTS=\"]", "" },
+    /* Only that name, with its `=`; what is not a string is the runtime's.  */
+    { "[\"ENTITLE_ENTITLEMENTS\", 7, \"XENTITLE_ENTITLEMENTS=network.none\", \"ENTITLE_ENTITLEMENTSX=network.none\"]", "" },
+    { "\"ENTITLE_ENTITLEMENTS=network.none\"", "" },
+    { "[\"ENTITLE_ENTITLEMENTS=network.nnoe\"]",
+      "process.env `ENTITLE_ENTITLEMENTS`: unknown entitlement `network.nnoe`: did you mean `network.none`?" },
+    { "[\"ENTITLE_ENTITLEMENTS=network.none\\u0000security.insecure\"]", "process.env `ENTITLE_ENTITLEMENTS` holds a NUL byte" },
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      cleanup_json json_t *spec = spec_with_env (cases[i].env);
+      cleanup_free char *got = requested_of (spec);
+      if (strcmp (got, cases[i].want) != 0)
+        fail_msg ("env %s: got `%s`, want `%s`", cases[i].env, got, cases[i].want);
+    }
+}
+
+static void
+test_entitle_requested_annotation_wins (void **state)
+{
+  cleanup_json json_t *spec = spec_with_env ("[\"ENTITLE_ENTITLEMENTS=security.insecure\"]");
+  char *got;
+
+  (void)state;
+  set_annotation (spec, ENTITLE_ANNOTATION, "network.user");
+  got = requested_of (spec);
+  assert_string_equal (got, "annotation:network.user");
+  free (got);
+  /* Empty, it still is the whole request.  */
+  set_annotation (spec, ENTITLE_ANNOTATION, "");
+  got = requested_of (spec);
+  assert_string_equal (got, "");
+  free (got);
+  assert_true (entitle_request_in_annotations (spec));
+  json_del (json_get (spec, "annotations"), ENTITLE_ANNOTATION);
+  assert_false (entitle_request_in_annotations (spec));
+}
+
+/* The final set says where each entitlement came from.  */
+static void
+test_entitle_resolve_sources (void **state)
+{
+  struct entitle_config_s cfg;
+  struct entitle_ctx_s ctx;
+  cleanup_json json_t *spec = spec_with_env ("[\"ENTITLE_ENTITLEMENTS=network.user,network.egress=10.0.0.0/8:443\"]");
+  cleanup_entitle_set struct entitle_set_s final = { 0 };
+  cleanup_free char *sources = NULL;
+  entitle_error_t err = NULL;
+
+  (void)state;
+  config_from (&cfg, "{\"defaults\": [\"security.confined\", \"network.none\"], \"require\": [\"host.processes.none\"]}");
+  entitle_ctx_init (&ctx, &test_log, &cfg);
+  if (entitle_final_set (&ctx, spec, &final, &err) < 0)
+    fail_msg ("entitle_final_set: %s", err->msg);
+  sources = entitle_set_format_sources (&final);
+  assert_string_equal (sources, "require:host.processes.none,env:network.egress=10.0.0.0/8:443,env:network.user,"
+                                "defaults:security.confined");
+  entitle_ctx_release (&ctx);
+  entitle_config_free (&cfg);
 }
 
 /* entitle_rewrite: network.none.  */
@@ -1109,6 +1213,9 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_entitle_rewrite_no_annotation_untouched),
+    cmocka_unit_test (test_entitle_requested_env),
+    cmocka_unit_test (test_entitle_requested_annotation_wins),
+    cmocka_unit_test (test_entitle_resolve_sources),
     cmocka_unit_test (test_entitle_rewrite_network_none),
     cmocka_unit_test (test_entitle_rewrite_network_namespace_path_kept),
     cmocka_unit_test (test_entitle_rewrite_idempotent),

@@ -398,6 +398,45 @@ dirname_of (const char *path, char *buf)
   return buf;
 }
 
+/* A record says where each entitlement came from; one written before the
+   sources line is read as it was, saying nothing of them.  */
+static void
+test_cgroup_record_sources (void **state)
+{
+  char dir[] = "/tmp/entitle-test-sources-XXXXXX", path[PATH_MAX];
+  struct entitle_cgroup_record_s w = { .cgroup_id = 77, .root = "", .id = "c", .bundle = "/b", .entitlements = "network.egress=10.0.0.0/8:443,security.confined", .sources = "env:network.egress=10.0.0.0/8:443,defaults:security.confined" };
+  struct entitle_cgroup_record_s r;
+  entitle_error_t err = NULL;
+  FILE *f;
+
+  (void)state;
+  assert_non_null (mkdtemp (dir));
+  assert_int_equal (entitle_cgroup_record_write (dir, &w, &err), 0);
+  assert_true (entitle_cgroup_record_read (dir, 77, &r));
+  assert_int_equal (entitle_cgroup_record_source (&r, "network.egress=10.0.0.0/8:443"), ENTITLE_SOURCE_ENV);
+  assert_int_equal (entitle_cgroup_record_source (&r, "security.confined"), ENTITLE_SOURCE_DEFAULTS);
+  assert_int_equal (entitle_cgroup_record_source (&r, "network.egress=10.0.0.0/8"), ENTITLE_SOURCE_NONE);
+  assert_int_equal (entitle_cgroup_record_source (&r, "network.none"), ENTITLE_SOURCE_NONE);
+  entitle_cgroup_record_free (&r);
+
+  record_file (dir, 77, path, sizeof (path));
+  f = fopen (path, "w");
+  assert_non_null (f);
+  fputs ("/r\nc\n/b\nnetwork.none\n", f);
+  fclose (f);
+  assert_true (entitle_cgroup_record_read (dir, 77, &r));
+  assert_string_equal (r.entitlements, "network.none");
+  assert_string_equal (r.sources, "");
+  assert_int_equal (entitle_cgroup_record_source (&r, "network.none"), ENTITLE_SOURCE_NONE);
+  entitle_cgroup_record_free (&r);
+  unlink (path);
+  *strrchr (path, '/') = '\0';
+  rmdir (path);
+  *strrchr (path, '/') = '\0';
+  rmdir (path);
+  rmdir (dir);
+}
+
 static void
 test_cgroup_records (void **state)
 {
@@ -486,6 +525,7 @@ main (void)
     cmocka_unit_test (test_propose),
     cmocka_unit_test (test_observe_config),
     cmocka_unit_test (test_cgroup_records),
+    cmocka_unit_test (test_cgroup_record_sources),
     cmocka_unit_test (test_denials_key),
   };
 

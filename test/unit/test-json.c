@@ -252,6 +252,37 @@ test_json_generate_indents_and_ends_with_newline (void **state)
   }
 }
 
+/* A parse error says where, as editors count: the line, and the column
+   of the byte yajl stopped at (the end of a document cut short).  */
+static void
+test_json_parse_error_position (void **state)
+{
+  static const struct
+  {
+    const char *doc, *where;
+  } cases[] = {
+    { "{\n  \"a\": [1,]\n}", "at line 2, column 11" },
+    { "{\"a\": 1} x", "at line 1, column 10" },
+    { "{\"a\": [1", "at line 1, column 8" },
+    { "\n\n  {\"a\": 1, \"a\": 2}", "at line 3, column 18" },
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      entitle_error_t err = NULL;
+      json_t *v = NULL;
+      const char *end;
+
+      assert_true (json_parse (cases[i].doc, strlen (cases[i].doc), &v, &err) < 0);
+      end = err->msg + strlen (err->msg) - strlen (cases[i].where);
+      if (end < err->msg || strcmp (end, cases[i].where) != 0)
+        fail_msg ("`%s`: %s, expected it to end %s", cases[i].doc, err->msg, cases[i].where);
+      entitle_error_release (&err);
+    }
+}
+
 static void
 test_json_parse_truncated (void **state)
 {
@@ -734,6 +765,7 @@ main (void)
     cmocka_unit_test (test_json_generate_compact_bytes),
     cmocka_unit_test (test_json_generate_compact_refuses_bad_utf8),
     cmocka_unit_test (test_json_parse_refuses_duplicate_keys),
+    cmocka_unit_test (test_json_parse_error_position),
     cmocka_unit_test (test_json_parse_refuses_ill_formed_utf8),
     cmocka_unit_test (test_json_parse_keeps_numbers_as_written),
     cmocka_unit_test (test_json_parse_numbers_are_not_equal_by_value),

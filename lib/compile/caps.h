@@ -30,8 +30,13 @@ enum entitle_cap_set
 int entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add, char *const *drop,
                         char *const *keep, struct entitle_outcome_s *out, entitle_error_t *err);
 
-/** Is @name held in the bounding set of @process? */
+/** Is @name held in the bounding set of @process?  Without a
+    capabilities object the runtimes give none (materialize, caps.c).  */
 bool entitle_caps_bounding_has (const json_t *process, const char *name);
+
+/** Is @name held in any of the five sets of @process (none without a
+    capabilities object)?  */
+bool entitle_caps_holds (const json_t *process, const char *name);
 
 /** Does @process run as root (no user, or uid 0)? */
 bool entitle_caps_runs_as_root (const json_t *process);

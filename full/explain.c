@@ -92,7 +92,7 @@ rules_restrict (const struct entitle_entry_s *e)
 static void
 seccomp_part (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *p)
 {
-  bool restricts = e->sys_deny || (e->fx & FX_SECCOMP) || rules_restrict (e);
+  bool restricts = e->sys_deny || (entitle_entry_fx (e) & (FX_SECCOMP | FX_HOLD)) || rules_restrict (e);
 
   if (not_probed (p, host))
     return;
@@ -202,9 +202,9 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
   if (e->cap_add || e->cap_drop || e->cap_keep)
     snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
-  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (e->fx & FX_SECCOMP))
+  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (entitle_entry_fx (e) & (FX_SECCOMP | FX_HOLD)))
     seccomp_part (e, host, add_part (parts, &n, "seccomp", PART_ENFORCED));
-  if (e->fx & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS))
+  if (entitle_entry_fx (e) & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS | FX_HOLD))
     snprintf (add_part (parts, &n, "namespaces", PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by namespaces (the runtime makes them)");
   if ((e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK)) || e->masked || e->readonly)
@@ -307,7 +307,7 @@ print_effects (const struct entitle_entry_s *e)
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
-    if (e->fx & fx[i].fx)
+    if (entitle_entry_fx (e) & fx[i].fx)
       printf ("  %s: %s\n", fx[i].mechanism, fx[i].text);
   if (cg)
     printf ("  cgroup BPF: %s\n", cg);
@@ -424,7 +424,7 @@ effects_json (const struct entitle_entry_s *e)
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
-    if (e->fx & fx[i].fx)
+    if (entitle_entry_fx (e) & fx[i].fx)
       {
         snprintf (buf, sizeof (buf), "%s: %s", fx[i].mechanism, fx[i].text);
         json_push (a, json_new_string (buf));

@@ -134,7 +134,7 @@ entry_body (const struct entitle_entry_s *e)
   bold_list ("System calls allowed", e->sys_allow, false);
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
-    if (e->fx & fx[i].fx)
+    if (entitle_entry_fx (e) & fx[i].fx)
       {
         printf (".br\n%c%s: ", fx[i].mechanism[0] >= 'a' ? fx[i].mechanism[0] - 'a' + 'A' : fx[i].mechanism[0],
                 fx[i].mechanism + 1);

@@ -66,6 +66,11 @@
    sock_create refuses raw sockets, which would read past it.  */
 #define INGRESS_ATTACH (ATTACH_BIT (ATTACH_SKB_INGRESS) | ATTACH_BIT (ATTACH_SOCK_CREATE))
 
+/* What a grant of a rung that adds CAP_SYS_ADMIN voids (entitlements(7),
+   LIMITS; DESIGN §8): what the kernel keeps global to that capability in
+   the host's user namespace, and that no mechanism of entitle holds.  */
+#define VOID_SYS_ADMIN "CAP_SYS_ADMIN in the host's user namespace still reaches what the kernel keeps global, which entitle does not hold: a binfmt_misc interpreter (which the host's own programs then run), kernel.core_pattern and kernel.modprobe in a /proc it mounts, kprobes in a tracefs it mounts; through them the container can run a program as root on the host, outside every namespace and cgroup, so a grant of this rung voids every promise entitle makes to every container against this one, its own included"
+
 /* What the network promises do not cover (entitlements(7), LIMITS).  */
 #define PASSED_IN  "a socket made outside the container and passed in (SCM_RIGHTS over a unix socket) is bound by its creator's cgroup, not by this entitlement"
 #define UNREAD_OUT "a packet whose IPv6 extension headers the program cannot read to its transport header (more than 8 of them, a fragment after the first, ESP) does not leave, to a listed destination either"
@@ -83,9 +88,9 @@ static const struct entitle_entry_s catalogue[] = {
   { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 3, .landlock_below = "truncate(2) of a file outside the listed paths", .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
-  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
+  { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .limits = L (VOID_SYS_ADMIN, "every device is allowed: the host's disks, which hold entitle, its configuration and every container's files, can be written past every mount"), .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
   { .name = "host.devices.none", .domain = DOMAIN_DEVICES, .rung = 1, .cap_drop = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_SYS_RO | FX_NO_DEV_MKNOD | FX_DEV_DEFAULT, .summary = "no device access: no mknod of devices, /sys read-only, /proc/kcore masked" },
-  { .name = "host.modules.admin", .domain = DOMAIN_MODULES, .rung = 1, .cap_add = L ("CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS), .summary = "load and unload kernel modules" },
+  { .name = "host.modules.admin", .domain = DOMAIN_MODULES, .rung = 1, .cap_add = L ("CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS), .limits = L ("a module runs in the kernel, where nothing holds it: a grant of this rung voids every promise entitle makes to every container against this one, its own included"), .summary = "load and unload kernel modules" },
   { .name = "host.processes.admin", .domain = DOMAIN_PROCESSES, .rung = 2, .fx = FX_HOST_PIDNS, .summary = "see the host's processes (host pid namespace)" },
   { .name = "host.processes.none", .domain = DOMAIN_PROCESSES, .rung = 1, .fx = FX_NEW_PIDNS, .summary = "see only the container's processes (own pid namespace)" },
 
@@ -104,9 +109,9 @@ static const struct entitle_entry_s catalogue[] = {
   { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_SOCK_USER, .policy = POL_SOCK_NO_RAW, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: raw inet sockets denied (packet sockets: seccomp and the dropped CAP_NET_RAW)", .limits = L (NATIVE_ABI), .summary = "talk to the network as a user: no raw or packet sockets" },
 
   /* security.*: the ladder confined < view < admin < insecure.  */
-  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .sys_allow = L (KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
+  { .name = "security.admin", .domain = DOMAIN_SECURITY, .rung = 3, .cap_add = L (SECURITY_ADMIN_CAPS), .sys_deny = L (KEXEC_SYSCALLS, MODULE_SYSCALLS), .sys_allow = L (KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_LSM_UNCONFINED, .limits = L (VOID_SYS_ADMIN, "with CAP_SYS_RAWIO it reads kernel memory through /proc/kcore in a /proc it mounts, where the kernel has one, every container's policy included"), .summary = "administer the system: 24 capabilities, mount, ptrace; still no kexec or modules" },
   { .name = "security.confined", .domain = DOMAIN_SECURITY, .rung = 1, .cap_keep = L (CONFINED_KEEP), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PROC_SYS_RO | FX_PERSONALITY, .policy = POL_SYSCTL_RO | POL_CONFINED, .attach = ATTACH_BIT (ATTACH_SYSCTL), .bpf_text = "sysctl: writes denied except to the keys linux.sysctl sets", .summary = "least privilege: no privileged capabilities, no new privileges, narrow syscalls" },
-  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS, KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_DEV_ALL | FX_LSM_UNCONFINED, .summary = "BuildKit's name: every admin rung, as --privileged" },
+  { .name = "security.insecure", .domain = DOMAIN_SECURITY, .rung = 4, .exact_grant = true, .cap_add = L (SECURITY_ADMIN_CAPS, NETWORK_ADMIN_CAPS, "CAP_MKNOD", "CAP_SYS_MODULE"), .sys_allow = L (MODULE_SYSCALLS, KEYRING_SYSCALLS), .fx = FX_CLEAR_RO | FX_UNMASK | FX_DEV_ALL | FX_LSM_UNCONFINED | FX_PRIVILEGED, .summary = "BuildKit's name: every admin rung, as --privileged" },
   { .name = "security.memory-lock", .cap_add = L ("CAP_IPC_LOCK"), .sys_allow = L ("mlock", "mlock2", "mlockall", "munlock", "munlockall"), .summary = "lock memory: CAP_IPC_LOCK and the mlock family" },
   { .name = "security.view", .domain = DOMAIN_SECURITY, .rung = 2, .cap_keep = L (CONFINED_KEEP, "CAP_DAC_READ_SEARCH"), .sys_deny = L (CONFINED_SYSCALLS), .fx = FX_NNP | FX_PERSONALITY, .summary = "as confined, but may read any file (keeps CAP_DAC_READ_SEARCH)" },
 };
@@ -133,6 +138,21 @@ static const struct entitle_cap_syscalls_s cap_gated[] = {
   { "CAP_SYS_RAWIO", L ("iopl", "ioperm") },
   { "CAP_SYS_TIME", L ("settimeofday", "stime", "clock_settime", "clock_settime64") },
   { "CAP_SYS_TTY_CONFIG", L ("vhangup") },
+};
+
+/* What reaches entitle's enforcement of every container from inside one
+   (DESIGN §8), and so is denied to every container entitle keeps from it
+   (FX_HOLD).  bpf(2) reaches every BPF object of the host by id
+   (*_GET_FD_BY_ID) and runs programs beside entitle's, which seccomp
+   cannot tell apart by their arguments (the program type is in memory);
+   a file handle reaches any cgroup, or any file, of a filesystem the
+   container has mounted, past the mount's root (the cgroup namespace
+   bounds paths, not handles, where cgroup2 is mounted without
+   nsdelegate).  */
+static const struct entitle_reach_s reach[] = {
+  { "CAP_BPF", L ("bpf"), "loads programs that run beside entitle's" },
+  { "CAP_DAC_READ_SEARCH", L ("open_by_handle_at"), "opens any cgroup or file by its handle, past its mounts" },
+  { "CAP_SYS_ADMIN", L ("bpf"), "reaches every BPF object by id, and every cgroup through a cgroup2 mount" },
 };
 
 /* Gated on CAP_SYS_PTRACE above, and allowed to all from Linux 4.8 on
@@ -251,6 +271,27 @@ entitle_cap_gated (size_t *n)
   return cap_gated;
 }
 
+const struct entitle_reach_s *
+entitle_reach (size_t *n)
+{
+  *n = sizeof (reach) / sizeof (reach[0]);
+  return reach;
+}
+
+unsigned
+entitle_entry_fx (const struct entitle_entry_s *e)
+{
+  size_t i;
+
+  if (e->fx & FX_PRIVILEGED)
+    return e->fx;
+  for (i = 0; i < sizeof (reach) / sizeof (reach[0]); i++)
+    for (const char *const *c = e->cap_add; c && *c; c++)
+      if (strcmp (*c, reach[i].cap) == 0)
+        return e->fx | FX_HOLD;
+  return e->fx;
+}
+
 static const struct entitle_fx_text_s fx_texts[] = {
   { FX_NEW_NETNS, "namespaces", "a new network namespace, unless one is given by path" },
   { FX_HOST_NETNS, "namespaces", "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
@@ -269,6 +310,8 @@ static const struct entitle_fx_text_s fx_texts[] = {
   { FX_DEV_DEFAULT, "device cgroup", "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
   { FX_DEV_ALL, "device cgroup", "every device allowed" },
   { FX_LSM_UNCONFINED, "LSM", "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
+  { FX_HOLD, "seccomp, namespaces", "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
+  { FX_PRIVILEGED, "seccomp, namespaces", "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
   { FX_LANDLOCK, "Landlock", "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
 };
 

@@ -35,6 +35,8 @@ enum
   FX_LANDLOCK = 1u << 16,       /* Landlock, through the in-container helper */
   FX_DEV_DEFAULT = 1u << 17,    /* device cgroup: only the default devices */
   FX_DEV_ALL = 1u << 18,        /* device cgroup: every device */
+  FX_HOLD = 1u << 19,           /* kept from entitle's enforcement (entitle_reach) */
+  FX_PRIVILEGED = 1u << 20,     /* not kept from it: security.insecure */
 };
 
 /* The effects seccomp applies by a syscall's arguments.  */
@@ -213,6 +215,24 @@ struct entitle_cap_syscalls_s
 
 /** The gating table; @n receives the count. */
 const struct entitle_cap_syscalls_s *entitle_cap_gated (size_t *n);
+
+/* The capabilities that reach entitle's enforcement of every container
+   (DESIGN §8), with the syscalls through which they reach it.  A process
+   that holds one of them is held (FX_HOLD) unless a row of its set has
+   FX_PRIVILEGED: the syscalls of each capability it holds are denied.  */
+struct entitle_reach_s
+{
+  const char *cap;
+  const char *const *syscalls; /**< denied under FX_HOLD while the capability is held */
+  const char *how;             /**< what the capability reaches, for messages and people */
+};
+
+/** The reach table; @n receives the count. */
+const struct entitle_reach_s *entitle_reach (size_t *n);
+
+/** The FX_* bits of @e as people read them: its own, and FX_HOLD when it
+    adds a capability of the reach table (and has no FX_PRIVILEGED).  */
+unsigned entitle_entry_fx (const struct entitle_entry_s *e);
 
 /**
  * Is @name, though listed in the gating table, allowed without its

@@ -86,22 +86,22 @@ entitle_caps_object (const json_t *process)
   return caps && caps->type == JSON_OBJECT ? caps : NULL;
 }
 
-/* No capabilities object means the runtime keeps what it has: write that
-   down before taking anything away.  */
+/* No capabilities object means the container gets none: runc 1.1 and
+   crun 1.8 give a root container empty sets then (measured; a rootless
+   runc would keep its own).  Written down as empty sets, so that what a
+   row adds is all it gets.  */
 static json_t *
-materialize (struct entitle_ctx_s *ctx, json_t *process)
+materialize (json_t *process)
 {
-  json_t *caps, *held;
+  json_t *caps;
   size_t i;
 
   if (entitle_caps_object (process))
     return json_get (process, "capabilities");
   caps = json_new (JSON_OBJECT);
-  held = entitle_caps_names (ctx);
-  for (i = 0; i < 4; i++)
-    if (i != 2) /* inheritable: none, as the runtime would have */
-      json_set (caps, entitle_cap_sets[i], json_clone (held));
-  json_free (held);
+  for (i = 0; i < CAP_SET_AMBIENT; i++)
+    if (i != CAP_SET_INHERITABLE)
+      json_set (caps, entitle_cap_sets[i], json_new (JSON_ARRAY));
   json_set (process, "capabilities", caps);
   return caps;
 }
@@ -132,7 +132,7 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
   for (char *const *p = drop; p && *p; p++)
     if (cap_value (*p, &v) < 0)
       entitle_outcome_note (out, ENTITLE_LOG_DEBUG, "capability `%s` is unknown here: nothing to drop", *p);
-  caps = materialize (ctx, process);
+  caps = materialize (process);
   for (i = 0; i < CAP_SET_COUNT; i++)
     {
       for (char *const *p = drop; p && *p; p++)
@@ -167,8 +167,17 @@ entitle_caps_apply (struct entitle_ctx_s *ctx, json_t *process, char *const *add
 bool
 entitle_caps_bounding_has (const json_t *process, const char *name)
 {
+  return json_array_find_string (json_get (entitle_caps_object (process), "bounding"), name) >= 0;
+}
+
+bool
+entitle_caps_holds (const json_t *process, const char *name)
+{
   const json_t *caps = entitle_caps_object (process);
-  if (caps == NULL)
-    return true;
-  return json_array_find_string (json_get (caps, "bounding"), name) >= 0;
+  size_t i;
+
+  for (i = 0; i < CAP_SET_COUNT; i++)
+    if (json_array_find_string (json_get (caps, entitle_cap_sets[i]), name) >= 0)
+      return true;
+  return false;
 }

@@ -6,6 +6,7 @@
 #include <selinux/selinux.h>
 #include "caps.h"
 #include "compile.h"
+#include "hold.h"
 #include "hooks.h"
 #include "devices.h"
 #include "landlock.h"
@@ -254,6 +255,21 @@ gated_by_other (const struct entitle_cap_syscalls_s *g, size_t n, size_t i, cons
   return false;
 }
 
+/* What the hold denies: the syscalls of each capability of the reach
+   table that @process holds, whatever another row allows (a row that
+   allows one is refused beside it: entitle_hold_check).  */
+static void
+hold_deny (const json_t *process, struct names_s *d)
+{
+  const struct entitle_reach_s *r;
+  size_t i, n;
+
+  r = entitle_reach (&n);
+  for (i = 0; i < n; i++)
+    if (entitle_caps_holds (process, r[i].cap))
+      names_add_all (d, r[i].syscalls);
+}
+
 static void
 plan_seccomp (const json_t *process, const struct effects *e, struct entitle_seccomp_plan_s *plan,
               char ***deny, size_t *n_deny, char ***allow, size_t *n_allow)
@@ -274,6 +290,8 @@ plan_seccomp (const json_t *process, const struct effects *e, struct entitle_sec
   for (char **p = e->sys_deny; p && *p; p++)
     if (!entitle_strv_has (e->sys_allow, *p))
       names_add (&d, *p);
+  if (e->fx & FX_HOLD)
+    hold_deny (process, &d);
   names_add_all (&a, (const char *const *)e->sys_allow);
   for (i = 0; i < n; i++)
     {
@@ -360,6 +378,8 @@ entitle_compile (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_s
   ret = apply_process (ctx, json_get_or_add (spec, "process", JSON_OBJECT), &e, out, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  /* Held or not by the capabilities it ends with, whoever gave them.  */
+  e.fx = entitle_hold_fx (json_get (spec, "process"), e.fx);
   linux_ = json_get_or_add (spec, "linux", JSON_OBJECT);
   entitle_namespaces_apply (linux_, e.fx);
   ret = entitle_paths_apply (linux_, set, err);

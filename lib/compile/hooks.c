@@ -15,11 +15,17 @@
 bool
 entitle_needs_bpf (const struct entitle_set_s *set)
 {
+  return entitle_bpf_row (set) != NULL;
+}
+
+const struct entitle_entry_s *
+entitle_bpf_row (const struct entitle_set_s *set)
+{
   size_t i;
   for (i = 0; i < set->n; i++)
     if (set->items[i].entry->attach || set->items[i].entry->n_progs)
-      return true;
-  return false;
+      return set->items[i].entry;
+  return NULL;
 }
 
 /* entitle's own hook of @stage in @list, as add_hook writes it (a hooks.d

@@ -9,6 +9,9 @@
 /** Does @set need the cgroup BPF programs (a row with attach points)?  */
 bool entitle_needs_bpf (const struct entitle_set_s *set);
 
+/** The first row of @set that needs them, or NULL.  */
+const struct entitle_entry_s *entitle_bpf_row (const struct entitle_set_s *set);
+
 /**
  * Add entitle-hook to @spec's createRuntime hooks (and poststop where the
  * runtime manages no cgroup: ctx->cgroup_unmanaged) when @set

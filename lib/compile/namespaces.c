@@ -84,4 +84,7 @@ entitle_namespaces_apply (json_t *linux_, unsigned fx)
     json_remove_at (ns, (size_t)pid);
   else if ((fx & FX_NEW_PIDNS) && pid < 0)
     add (ns, "pid");
+  /* One given by path stays: entitle_hold_check refuses it.  */
+  if ((fx & FX_HOLD) && find (ns, "cgroup") < 0)
+    add (ns, "cgroup");
 }

@@ -14,7 +14,8 @@
  * leaves the container in the host's network namespace, however the
  * engine named it (Docker's host mode names it by path): that one is
  * replaced by a new, empty namespace.  FX_HOST_NETNS drops the net.*
- * keys of linux.sysctl with the namespace.
+ * keys of linux.sysctl with the namespace.  FX_HOLD adds a cgroup
+ * namespace where there is none.
  */
 void entitle_namespaces_apply (json_t *linux_, unsigned fx);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
+#include "hold.h"
 #include "oci-fields.h"
 #include "rewrite.h"
 #include "resolve.h"
@@ -59,6 +60,9 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_compile (ctx, spec, final, &out, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_hold_check (ctx, spec, final, err);
   if (UNLIKELY (ret < 0))
     return ret;
   drop_unusable_labels (ctx, spec, &out);

@@ -37,14 +37,13 @@ caps_widen (const json_t *before, const json_t *after)
   const json_t *cb = entitle_caps_object (before), *ca = entitle_caps_object (after);
   size_t i;
 
-  /* No capabilities object (or a null one): the runtime keeps all it
-     has, which for a user other than root is nothing across exec but
-     what is ambient or inheritable.  */
-  if (cb == NULL)
-    return !entitle_caps_runs_as_root (before) && ca
-           && (nonempty (json_get (ca, "ambient")) || nonempty (json_get (ca, "inheritable")));
-  if (ca == NULL)
-    return true;
+  /* No capabilities object (or a null one): runc and crun give the container none
+     (caps.c), so any capability after widens, and none after is none.  */
+  for (i = 0; cb == NULL && ca && i < CAP_SET_COUNT; i++)
+    if (nonempty (json_get (ca, entitle_cap_sets[i])))
+      return true;
+  if (cb == NULL || ca == NULL)
+    return false;
   for (i = 0; i < CAP_SET_COUNT; i++)
     if (!subset (json_get (ca, entitle_cap_sets[i]), json_get (cb, entitle_cap_sets[i])))
       return true;

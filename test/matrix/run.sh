@@ -315,10 +315,11 @@ promise_security_view() {
 
 promise_security_admin() {
   probe mount "unshare mnt" ptrace keyctl bpf "@uts =sysctl" kexec module "module init" "module delete"
-  for p in mount "unshare mnt" ptrace keyctl bpf "sysctl kernel.domainname"; do
+  for p in mount "unshare mnt" ptrace keyctl "sysctl kernel.domainname"; do
     want "$p" ok
   done
-  for p in kexec module "module init" "module delete"; do
+  # bpf(2) reaches every container's enforcement (DESIGN §8).
+  for p in bpf kexec module "module init" "module delete"; do
     want "$p" "$D"
   done
   caps_have SYS_ADMIN SYS_PTRACE SYS_BOOT DAC_READ_SEARCH SETUID AUDIT_READ

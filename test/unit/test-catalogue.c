@@ -281,6 +281,7 @@ struct row
   const char *masked, *readonly;
   const char *devices; /* NULL: unchanged; else the exact JSON array */
   bool lsm_unconfined;
+  bool cgroupns; /* a cgroup namespace added where the fixture has none (FX_HOLD) */
   enum profile profile;
   bool native_abi;       /* the profile lists the native architecture only (socket rules) */
   struct sc seccomp[32]; /* differences from the baseline of the profile */
@@ -323,9 +324,11 @@ struct row
 #define UNMASK_DOCKER UNMASK_RUNC " -/sys/devices/virtual/powercap"
 
 /* What CAP_SYS_ADMIN gates in moby's profile, allowed once it is added;
-   clone with namespace flags, and clone3, with it.  */
+   clone with namespace flags, and clone3, with it.  Not bpf: a container
+   that holds CAP_SYS_ADMIN is held from entitle's enforcement (FX_HOLD),
+   which denies bpf and open_by_handle_at.  */
 #define SYS_ADMIN_ALLOWED                                                                       \
-  { "mount", "*" }, { "umount2", "*" }, { "unshare", "*" }, { "setns", "*" }, { "bpf", "*" },   \
+  { "mount", "*" }, { "umount2", "*" }, { "unshare", "*" }, { "setns", "*" },                   \
       { "perf_event_open", "*" }, { "syslog", "*" }, { "sethostname", "*" }, { "fsopen", "*" }, \
       { "clone", "*" },                                                                         \
   {                                                                                             \
@@ -335,10 +338,17 @@ struct row
    security.admin allows.  */
 #define SECURITY_ADMIN_ALLOWED                                                                      \
   SYS_ADMIN_ALLOWED, { "kcmp", "*" }, { "reboot", "*" }, { "clock_settime", "*" }, { "acct", "*" }, \
-      { "iopl", "*" }, { "open_by_handle_at", "*" }, { "get_mempolicy", "*" }, { "vhangup", "*" },  \
-      { "keyctl", "*" }, { "add_key", "*" },                                                        \
+      { "iopl", "*" }, { "get_mempolicy", "*" }, { "vhangup", "*" }, { "keyctl", "*" },             \
+      { "add_key", "*" },                                                                           \
   {                                                                                                 \
     "request_key", "*"                                                                              \
+  }
+/* security.insecure is not held (FX_PRIVILEGED): what its capabilities
+   gate, bpf and open_by_handle_at included.  */
+#define INSECURE_ALLOWED                  \
+  SECURITY_ADMIN_ALLOWED, { "bpf", "*" }, \
+  {                                       \
+    "open_by_handle_at", "*"              \
   }
 #define MODULES_ALLOWED \
   { "init_module", "*" }, { "finit_module", "*" }, { "delete_module", "*" }
@@ -434,14 +444,15 @@ static const struct row rows[] = {
     .profile = GENERATED, .seccomp = { CONFINED_SECCOMP } },
 
   /* security.admin: kexec and modules still denied, which makes a
-     profile where there was none.  */
+     profile where there was none; held (bpf and open_by_handle_at
+     denied, a cgroup namespace of its own).  */
   { "security.admin", RUNC, RUNC_SETS (RUNC_CAPS " " SECURITY_ADMIN_CAPS), .nnp = true, .netns = true,
-    .pidns = true, .readonly = "=", .lsm_unconfined = true, .profile = GENERATED,
+    .pidns = true, .readonly = "=", .lsm_unconfined = true, .cgroupns = true, .profile = GENERATED,
     .seccomp = { SECURITY_ADMIN_ALLOWED } },
   { "security.admin", DOCKER, DOCKER_SETS (DOCKER_CAPS " " SECURITY_ADMIN_CAPS), .netns = true, .pidns = true,
-    .readonly = "=", .lsm_unconfined = true, .profile = EDITED, .seccomp = { SECURITY_ADMIN_ALLOWED } },
+    .readonly = "=", .lsm_unconfined = true, .cgroupns = true, .profile = EDITED, .seccomp = { SECURITY_ADMIN_ALLOWED } },
   { "security.admin", NOSECCOMP, DOCKER_SETS (DOCKER_CAPS " " SECURITY_ADMIN_CAPS), .netns = true, .pidns = true,
-    .readonly = "=", .lsm_unconfined = true, .profile = GENERATED, .seccomp = { SECURITY_ADMIN_ALLOWED } },
+    .readonly = "=", .lsm_unconfined = true, .cgroupns = true, .profile = GENERATED, .seccomp = { SECURITY_ADMIN_ALLOWED } },
 
   /* security.memory-lock: the mlock family is allowed everywhere here
      already.  */
@@ -460,7 +471,7 @@ static const struct row rows[] = {
   { "security.insecure", DOCKER,
     DOCKER_SETS (DOCKER_CAPS " " SECURITY_ADMIN_CAPS " " NET_ADMIN_CAPS " CAP_SYS_MODULE"), .netns = true,
     .pidns = true, .masked = UNMASK_DOCKER, .readonly = "=", .devices = "[" DOCKER_DEVICE_RULES ", " ALLOW_ALL "]",
-    .lsm_unconfined = true, .profile = EDITED, .seccomp = { SECURITY_ADMIN_ALLOWED, MODULES_ALLOWED } },
+    .lsm_unconfined = true, .profile = EDITED, .seccomp = { INSECURE_ALLOWED, MODULES_ALLOWED } },
   { "security.insecure", NOSECCOMP,
     DOCKER_SETS (DOCKER_CAPS " " SECURITY_ADMIN_CAPS " " NET_ADMIN_CAPS " CAP_SYS_MODULE"), .netns = true,
     .pidns = true, .masked = UNMASK_DOCKER, .readonly = "=", .devices = "[" DOCKER_DEVICE_RULES ", " ALLOW_ALL "]",
@@ -477,14 +488,17 @@ static const struct row rows[] = {
     .readonly = "+/sys", .devices = DEFAULT_DEVICES, .profile = GENERATED,
     .seccomp = { { "mknod", MKNOD_NO_DEV }, { "mknodat", MKNODAT_NO_DEV } } },
 
-  /* host.devices.admin: kernel memory and firmware stay masked.  */
+  /* host.devices.admin: kernel memory and firmware stay masked; held, as
+     security.admin, which makes a profile where there was none.  */
   { "host.devices.admin", RUNC, RUNC_SETS (RUNC_CAPS " CAP_SYS_ADMIN CAP_MKNOD"), .nnp = true, .netns = true,
-    .pidns = true, .masked = UNMASK_RUNC, .devices = "[" DENY_ALL ", " ALLOW_ALL "]", .profile = UNCHANGED },
+    .pidns = true, .masked = UNMASK_RUNC, .devices = "[" DENY_ALL ", " ALLOW_ALL "]", .cgroupns = true,
+    .profile = GENERATED, .seccomp = { SYS_ADMIN_ALLOWED } },
   { "host.devices.admin", DOCKER, DOCKER_SETS (DOCKER_CAPS " CAP_SYS_ADMIN"), .netns = true, .pidns = true,
-    .masked = UNMASK_DOCKER, .devices = "[" DOCKER_DEVICE_RULES ", " ALLOW_ALL "]", .profile = EDITED,
-    .seccomp = { SYS_ADMIN_ALLOWED } },
+    .masked = UNMASK_DOCKER, .devices = "[" DOCKER_DEVICE_RULES ", " ALLOW_ALL "]", .cgroupns = true,
+    .profile = EDITED, .seccomp = { SYS_ADMIN_ALLOWED } },
   { "host.devices.admin", NOSECCOMP, DOCKER_SETS (DOCKER_CAPS " CAP_SYS_ADMIN"), .netns = true, .pidns = true,
-    .masked = UNMASK_DOCKER, .devices = "[" DOCKER_DEVICE_RULES ", " ALLOW_ALL "]", .profile = UNCHANGED },
+    .masked = UNMASK_DOCKER, .devices = "[" DOCKER_DEVICE_RULES ", " ALLOW_ALL "]", .cgroupns = true,
+    .profile = GENERATED, .seccomp = { SYS_ADMIN_ALLOWED } },
 
   /* host.modules.admin */
   { "host.modules.admin", RUNC, RUNC_SETS (RUNC_CAPS " CAP_SYS_MODULE"), .nnp = true, .netns = true, .pidns = true,
@@ -1164,7 +1178,7 @@ assert_hooks (const char *ent, const char *fixture, const json_t *orig, json_t *
 static void
 test_catalogue_table (void **state)
 {
-  size_t i;
+  size_t i, n_cgroup;
 
   (void)state;
   for (i = 0; i < sizeof (rows) / sizeof (rows[0]); i++)
@@ -1178,6 +1192,7 @@ test_catalogue_table (void **state)
         fail_msg ("%s on %s: noNewPrivileges is not %s", r->ent, fixture_file[r->fixture], r->nnp ? "true" : "false");
       assert_namespace (r, orig, spec, "network", r->netns);
       assert_namespace (r, orig, spec, "pid", r->pidns);
+      assert_namespace (r, orig, spec, "cgroup", r->cgroupns || namespace_of (orig, "cgroup", &n_cgroup));
       assert_paths (r, orig, spec, "maskedPaths", r->masked);
       assert_paths (r, orig, spec, "readonlyPaths", r->readonly);
       assert_devices (r, orig, spec);
@@ -1415,21 +1430,57 @@ test_catalogue_network_host_is_admin_without_netns (void **state)
     }
 }
 
+/* Do @a and @b have the same namespaces, but those of @type?  */
+static bool
+same_namespaces_but (const json_t *a, const json_t *b, const char *type)
+{
+  cleanup_json json_t *na = json_clone (json_get (json_get (a, "linux"), "namespaces"));
+  cleanup_json json_t *nb = json_clone (json_get (json_get (b, "linux"), "namespaces"));
+  json_t *both[2] = { na, nb };
+
+  for (size_t k = 0; k < 2; k++)
+    for (size_t i = 0; i < both[k]->n;)
+      if (strcmp (json_string (json_get (both[k]->items[i], "type")), type) == 0)
+        json_remove_at (both[k], i);
+      else
+        i++;
+  return json_equal (na, nb);
+}
+
+/* @v (sorted, unique, malloc'd) with @x and @y added, sorted again.  */
+static char **
+strv_with (char **v, const char *x, const char *y)
+{
+  size_t n = 0;
+
+  while (v[n])
+    n++;
+  v = realloc (v, (n + 3) * sizeof (char *));
+  v[n++] = strdup (x);
+  v[n++] = strdup (y);
+  v[n] = NULL;
+  entitle_strv_sort_uniq (v, n);
+  return v;
+}
+
 /* security.insecure = the union of every admin rung: the capabilities,
    paths, devices and LSM labels of security.admin, network.admin,
    host.devices.admin and host.modules.admin together, and their
    syscalls, kernel modules included (host.modules.admin is how modules
    are loaded, security.admin's "still deny" yields to it).  Unlike
    security.admin it denies nothing, so where the engine gave no profile
-   it writes none (as --privileged).  */
+   it writes none (as --privileged), and unlike the rungs it unites it is
+   not held from entitle's enforcement (FX_PRIVILEGED): no cgroup
+   namespace is added, bpf and open_by_handle_at stay allowed.  */
 static void
 test_catalogue_insecure_is_union_of_admin_rungs (void **state)
 {
-  size_t f;
+  size_t f, n, n_orig;
 
   (void)state;
   for (f = 0; f < N_FIXTURES; f++)
     {
+      cleanup_json json_t *orig = load_fixture ((enum fixture)f);
       cleanup_json json_t *insecure = compiled ((enum fixture)f, "security.insecure");
       cleanup_json json_t *all
           = compiled ((enum fixture)f, "security.admin,network.admin,host.devices.admin,host.modules.admin");
@@ -1440,7 +1491,11 @@ test_catalogue_insecure_is_union_of_admin_rungs (void **state)
       assert_true (equal_at (insecure, all, "process", "noNewPrivileges"));
       assert_true (equal_at (insecure, all, "process", "apparmorProfile"));
       assert_true (equal_at (insecure, all, "process", "selinuxLabel"));
-      assert_true (equal_at (insecure, all, "linux", "namespaces"));
+      assert_true (same_namespaces_but (insecure, all, "cgroup"));
+      assert_true (namespace_of (all, "cgroup", &n) && n == 1);
+      namespace_of (insecure, "cgroup", &n);
+      namespace_of (orig, "cgroup", &n_orig);
+      assert_int_equal (n, n_orig);
       assert_true (equal_at (insecure, all, "linux", "maskedPaths"));
       assert_true (equal_at (insecure, all, "linux", "readonlyPaths"));
       assert_true (equal_at (insecure, all, "linux", "resources"));
@@ -1448,7 +1503,11 @@ test_catalogue_insecure_is_union_of_admin_rungs (void **state)
         {
           cleanup_strv char **ni = entitle_seccomp_allowed_names (si);
           cleanup_strv char **na = entitle_seccomp_allowed_names (sa);
-          cleanup_free char *ti = join (ni, " "), *ta = join (na, " ");
+          cleanup_free char *ti = NULL, *ta = NULL;
+          /* The hold's denials are all that tells them apart.  */
+          na = strv_with (na, "bpf", "open_by_handle_at");
+          ti = join (ni, " ");
+          ta = join (na, " ");
           assert_string_equal (ti, ta);
           assert_true (entitle_strv_has (ni, "init_module"));
           assert_false (entitle_strv_has (ni, "kexec_load"));

@@ -101,9 +101,11 @@ annotation (const json_t *spec, const char *key)
   return json_string (json_get (json_get (spec, "annotations"), key));
 }
 
-/* entitle_rewrite under @cfg; on failure the message is returned in *msg.  */
+/* entitle_rewrite under @cfg, for a runtime that manages the container's
+   cgroup unless @unmanaged (crun --cgroup-manager=disabled); on failure
+   the message is returned in *msg.  */
 static int
-rewrite (const struct entitle_config_s *cfg, json_t *spec, char **msg)
+rewrite_for (const struct entitle_config_s *cfg, json_t *spec, bool unmanaged, char **msg)
 {
   struct entitle_ctx_s ctx;
   cleanup_entitle_set struct entitle_set_s final = { 0 };
@@ -111,6 +113,7 @@ rewrite (const struct entitle_config_s *cfg, json_t *spec, char **msg)
   int ret;
 
   entitle_ctx_init (&ctx, &test_log, cfg);
+  ctx.cgroup_unmanaged = unmanaged;
   ret = entitle_rewrite (&ctx, spec, &final, &err);
   entitle_ctx_release (&ctx);
   if (ret < 0)
@@ -125,6 +128,12 @@ rewrite (const struct entitle_config_s *cfg, json_t *spec, char **msg)
   else
     assert_null (err);
   return ret;
+}
+
+static int
+rewrite (const struct entitle_config_s *cfg, json_t *spec, char **msg)
+{
+  return rewrite_for (cfg, spec, false, msg);
 }
 
 /* Rewriting @spec under @cfg fails with a message that contains each of
@@ -808,6 +817,188 @@ test_entitle_rewrite_no_mount_namespace (void **state)
   }
 }
 
+/* DESIGN §8, admin rungs versus entitle's enforcement: a container that
+   holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it,
+   is held (bpf and open_by_handle_at denied, a cgroup namespace of its
+   own); security.insecure is not.  */
+static void
+test_entitle_rewrite_admin_held (void **state)
+{
+  static const struct
+  {
+    const char *list;
+    bool engine_all, held;
+  } cases[] = { { "security.admin", false, true },
+                { "host.devices.admin", false, true },
+                { "network.user", true, true },
+                { "network.admin", false, false },
+                { "security.insecure", false, false },
+                { "security.insecure", true, false } };
+  struct entitle_config_s cfg;
+  size_t c;
+
+  (void)state;
+  config_from (&cfg, "{\"grant\":[\"*\", \"security.insecure\"]}");
+  for (c = 0; c < sizeof (cases) / sizeof (cases[0]); c++)
+    {
+      cleanup_json json_t *spec = spec_requesting (cases[c].list);
+
+      if (cases[c].engine_all)
+        all_caps (spec);
+      assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+      assert_int_equal (namespaces_of_type (spec, "cgroup", NULL), cases[c].held);
+      if (cases[c].held)
+        {
+          assert_false (seccomp_allows (spec, "bpf"));
+          assert_false (seccomp_allows (spec, "open_by_handle_at"));
+          assert_non_null (json_get (json_get (spec, "linux"), "seccomp"));
+        }
+    }
+  entitle_config_free (&cfg);
+}
+
+/* @list on the runc spec edited by @edit (a function of the spec), under
+   a config that grants everything: refused with a message that names each
+   of the strings that follow, up to NULL.  */
+static void
+assert_held_refused (const char *list, void (*edit) (json_t *), bool unmanaged, ...)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting (list);
+  char *msg = NULL;
+  const char *needle;
+  va_list ap;
+
+  config_from (&cfg, "{\"grant\":[\"*\"], \"entitlements\": {\"example.com.bpf\": {\"seccomp\": "
+                     "[{\"names\": [\"bpf\"], \"action\": \"allow\"}]}}}");
+  if (edit)
+    edit (spec);
+  assert_true (rewrite_for (&cfg, spec, unmanaged, &msg) < 0);
+  va_start (ap, unmanaged);
+  while ((needle = va_arg (ap, const char *)) != NULL)
+    assert_contains (msg, needle);
+  va_end (ap);
+  free (msg);
+  entitle_config_free (&cfg);
+}
+
+static void
+drop_namespace (json_t *spec, const char *type)
+{
+  json_t *ns = json_get (json_get (spec, "linux"), "namespaces");
+
+  for (size_t i = 0; i < ns->n;)
+    if (strcmp (json_string (json_get (ns->items[i], "type")), type) == 0)
+      json_remove_at (ns, i);
+    else
+      i++;
+}
+
+static void
+host_pid (json_t *spec)
+{
+  drop_namespace (spec, "pid");
+}
+
+static void
+no_mount_ns (json_t *spec)
+{
+  drop_namespace (spec, "mount");
+  json_del (json_get (spec, "linux"), "maskedPaths");
+  json_del (json_get (spec, "linux"), "readonlyPaths");
+}
+
+static void
+namespace_path (json_t *spec, const char *type, const char *path)
+{
+  json_t *n = json_new (JSON_OBJECT);
+
+  drop_namespace (spec, type);
+  json_set (n, "type", json_new_string (type));
+  json_set (n, "path", json_new_string (path));
+  json_push (json_get (json_get (spec, "linux"), "namespaces"), n);
+}
+
+static void
+pid_path (json_t *spec)
+{
+  namespace_path (spec, "pid", "/proc/4242/ns/pid");
+}
+
+static void
+cgroup_path (json_t *spec)
+{
+  namespace_path (spec, "cgroup", "/proc/4242/ns/cgroup");
+}
+
+static void
+cgroup_bind (json_t *spec)
+{
+  json_push (json_get (spec, "mounts"),
+             parse_ok ("{\"destination\": \"/sys/fs/cgroup\", \"type\": \"bind\", \"source\": "
+                       "\"/sys/fs/cgroup\", \"options\": [\"rbind\", \"ro\"]}"));
+}
+
+static void
+engine_ptrace (json_t *spec)
+{
+  json_t *caps = json_get (json_get (spec, "process"), "capabilities");
+  for (size_t i = 0; i < caps->n; i++)
+    json_push (caps->items[i], json_new_string ("CAP_SYS_PTRACE"));
+}
+
+/* Where the hold cannot keep the container in, the combination is
+   refused, naming both (DESIGN §8).  */
+static void
+test_entitle_rewrite_admin_refused (void **state)
+{
+  (void)state;
+  assert_held_refused ("security.admin,host.processes.admin", NULL, false, "`security.admin` (CAP_SYS_ADMIN)",
+                       "`host.processes.admin`", "setns", NULL);
+  assert_held_refused ("host.devices.admin,host.processes.admin", NULL, false, "`host.devices.admin`",
+                       "`host.processes.admin`", NULL);
+  assert_held_refused ("security.admin", host_pid, false, "`security.admin`", "host's pid namespace", NULL);
+  assert_held_refused ("security.admin", pid_path, false, "`security.admin`", "/proc/4242/ns/pid", NULL);
+  assert_held_refused ("security.admin", cgroup_path, false, "`security.admin`", "/proc/4242/ns/cgroup", NULL);
+  assert_held_refused ("security.admin", cgroup_bind, false, "`security.admin`", "`/sys/fs/cgroup`", NULL);
+  assert_held_refused ("security.admin", no_mount_ns, false, "`security.admin`", "mount namespace", NULL);
+  assert_held_refused ("security.admin,network.egress=10.0.0.1/32", NULL, true, "`security.admin`",
+                       "`network.egress`", "cgroup-manager=disabled", NULL);
+  assert_held_refused ("security.admin,example.com.bpf", NULL, false, "`security.admin`", "`example.com.bpf`",
+                       "bpf", NULL);
+  /* The engine's CAP_SYS_PTRACE in the host's pid namespace.  */
+  assert_held_refused ("host.processes.admin", engine_ptrace, false, "CAP_SYS_PTRACE of the engine's config",
+                       "`host.processes.admin`", NULL);
+}
+
+/* What the refusals leave alone: security.insecure anywhere, security.admin
+   with a pid namespace given by the runtime where it manages the cgroup,
+   security.view with the host's processes (no CAP_SYS_ADMIN, no
+   CAP_SYS_PTRACE), security.admin alone where crun manages no cgroup
+   (there is no cgroup of entitle's to leave).  */
+static void
+test_entitle_rewrite_admin_accepted (void **state)
+{
+  struct entitle_config_s cfg;
+
+  (void)state;
+  config_from (&cfg, "{\"grant\":[\"*\", \"security.insecure\"]}");
+  {
+    cleanup_json json_t *spec = spec_requesting ("security.insecure,host.processes.admin");
+    cgroup_bind (spec);
+    assert_int_equal (rewrite_for (&cfg, spec, true, NULL), 1);
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("security.view,host.processes.admin");
+    assert_int_equal (rewrite (&cfg, spec, NULL), 1);
+  }
+  {
+    cleanup_json json_t *spec = spec_requesting ("security.admin");
+    assert_int_equal (rewrite_for (&cfg, spec, true, NULL), 1);
+  }
+  entitle_config_free (&cfg);
+}
+
 /* DESIGN §7: io.entitle.applied is output only.  A forged record neither
    skips the rewrite (the admin's required egress still gets its hooks)
    nor survives it.  */
@@ -1097,7 +1288,10 @@ test_entitle_widens_pairs (void **state)
                        "{\"process\":{\"capabilities\":{\"ambient\":[\"CAP_KILL\"]}}}"));
   assert_false (widens ("{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_KILL\",\"CAP_CHOWN\"]}}}",
                         "{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_CHOWN\"]}}}"));
-  assert_true (widens ("{\"process\":{\"capabilities\":{\"bounding\":[]}}}", "{\"process\":{}}"));
+  /* No capabilities object: runc and crun give none (measured).  */
+  assert_false (widens ("{\"process\":{\"capabilities\":{\"bounding\":[]}}}", "{\"process\":{}}"));
+  assert_true (widens ("{\"process\":{}}", "{\"process\":{\"capabilities\":{\"bounding\":[\"CAP_KILL\"]}}}"));
+  assert_false (widens ("{\"process\":{}}", "{\"process\":{\"capabilities\":{\"bounding\":[]}}}"));
   /* Namespaces.  */
   assert_true (widens ("{\"linux\":{\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"network\"}]}}",
                        "{\"linux\":{\"namespaces\":[{\"type\":\"pid\"}]}}"));
@@ -1169,11 +1363,12 @@ test_entitle_compile_process_no_capabilities_object (void **state)
   entitle_ctx_init (&ctx, &test_log, &cfg);
   assert_int_equal (entitle_parse_list (NULL, "network.none", "test", &set, &err), 0);
   assert_int_equal (entitle_compile_process (&ctx, process, &set, NULL, &err), 0);
-  /* What the runtime would keep, written down, minus the dropped ones.  */
+  /* What the runtime gives, written down: none (runc 1.1 and crun 1.8 give
+     a root container no capability without the object).  */
   assert_non_null (json_get (process, "capabilities"));
-  assert_false (cap_in_any_set (process, "CAP_NET_RAW"));
-  if (entitle_holds (CAP_KILL))
-    assert_true (cap_in (process, "bounding", "CAP_KILL"));
+  for (size_t i = 0; i < sizeof (cap_sets) / sizeof (cap_sets[0]); i++)
+    assert_false (json_get (json_get (process, "capabilities"), cap_sets[i])
+                  && json_get (json_get (process, "capabilities"), cap_sets[i])->n > 0);
 }
 
 /* "capabilities": null is no capabilities object (Go, which runc is
@@ -1233,6 +1428,9 @@ main (void)
     cmocka_unit_test (test_entitle_rewrite_egress_contradictions),
     cmocka_unit_test (test_entitle_rewrite_confined_bounds),
     cmocka_unit_test (test_entitle_rewrite_no_mount_namespace),
+    cmocka_unit_test (test_entitle_rewrite_admin_held),
+    cmocka_unit_test (test_entitle_rewrite_admin_refused),
+    cmocka_unit_test (test_entitle_rewrite_admin_accepted),
     cmocka_unit_test (test_entitle_rewrite_forged_applied_overwritten),
     cmocka_unit_test (test_entitle_rewrite_security_confined),
     cmocka_unit_test (test_entitle_rewrite_adds_hooks),

@@ -44,6 +44,9 @@
                           when nothing but the kernel answers)
      sched_yield          sched_yield(2)
 
+   The attacks of a container with admin capabilities on entitle's BPF
+   enforcement (issue 23) are in probe-admin.c, which lists them.
+
    Attacks (issue 10).  FAMILY is one of the socket families above, or
    vsock.  Attempts that seccomp may answer by killing run in a child:
    "SIGSYS" means the child was killed by it.
@@ -151,6 +154,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "probe-admin.h"
 
 #define EXIT_DENIED 1
 #define EXIT_USAGE  2
@@ -178,6 +182,25 @@ usage (void)
 {
   fputs ("usage: probe COMMAND ARGS... (see the comment at the top of entitle-probe.c)\n", stderr);
   return EXIT_USAGE;
+}
+
+int
+probe_report (int ret)
+{
+  return report (ret);
+}
+
+int
+probe_word (const char *word)
+{
+  puts (word);
+  return EXIT_SUCCESS;
+}
+
+int
+probe_usage (void)
+{
+  return usage ();
 }
 
 /* Map the family name and optional type name to socket() arguments.  */
@@ -1591,6 +1614,7 @@ int
 main (int argc, char **argv)
 {
   const char *cmd, *src = NULL;
+  int ret;
 
   if (argc < 2)
     return usage ();
@@ -1711,6 +1735,8 @@ main (int argc, char **argv)
     return do_abstract (0, argc, argv);
   if (strcmp (cmd, "abstract-listen") == 0)
     return do_abstract (1, argc, argv);
+  if ((ret = probe_admin (cmd, argc, argv)) >= 0)
+    return ret;
   if (strcmp (cmd, "sleep") == 0 && argc == 1)
     {
       sleep (atoi (argv[0]));

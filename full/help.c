@@ -176,9 +176,9 @@ static const struct shim_help_s commands[] = {
     "entitlements; then the lists resolved as create resolves them.  Each error is one line (invalid JSON "
     "says its line and column), and the exit status is 1 when there is one; a good file prints `FILE`: ok.",
     help_only, false },
-  { "version", HELP_OWN, "", "entitle's version, the catalogue's and the runtime's",
-    "Print entitle's version, the catalogue version and the wrapped runtime's path, then the "
-    "runtime's own --version.",
+  { "version", HELP_OWN, "", "the runtime's version, then entitle's and the catalogue's",
+    "Print the wrapped runtime's own --version first (tools read its first line), then entitle's "
+    "version, the catalogue version and the runtime's path; exit with the runtime's status.",
     help_only, false },
   { "help", HELP_OWN, "[COMMAND]", "this help, or a command's (as COMMAND --help)",
     "Print entitle's commands, then the runtime's help.  With a command: what entitle does for it "
@@ -235,7 +235,7 @@ static const struct shim_option_s globals[] = {
   { "--root", NULL, ARG_DIR, "DIR", "the runtime's state directory: entitle keys containers by it and their id" },
   { "--debug", NULL, ARG_NONE, NULL, "entitle's debug lines go to the log as well" },
   { "--help", "-h", ARG_NONE, NULL, "this help, then the runtime's" },
-  { "--version", "-v", ARG_NONE, NULL, "entitle's version, then the runtime's" },
+  { "--version", "-v", ARG_NONE, NULL, "the runtime's version, then entitle's" },
   { "--systemd-cgroup", NULL, ARG_NONE, NULL, NULL },
   { "--rootless", NULL, ARG_WORDS, "true|false|auto", NULL },
   { "--cgroup-manager", NULL, ARG_WORDS, "cgroupfs|systemd|disabled", NULL },

@@ -28,9 +28,19 @@ struct rule
   struct cond c[ENTITLE_SYS_RULE_ARGS];
 };
 
+/* Rules built at run time (the complements below).  */
+struct rules
+{
+  struct rule *v;
+  size_t n, cap;
+};
+
 /* A syscall allowed only under conditions.  `allow` is used under a
    denying default action, `deny` under an allowing one (no `deny`:
-   deny the call whatever its arguments).  */
+   deny the call whatever its arguments).  Under a denying default whose
+   action is not the restriction's (Podman's ENOSYS), the calls `allow`
+   leaves out are denied by rules of their own: `deny`, where it is that
+   complement, else what `rest` writes.  */
 struct restriction
 {
   unsigned fx;
@@ -41,6 +51,7 @@ struct restriction
   const struct rule *deny;
   size_t ndeny;
   const char *action; /**< what a denied call gets: NULL is SCMP_ACT_ERRNO (a custom rule's may differ) */
+  void (*rest) (struct rules *out);
 };
 
 #define EQ(i, v)           \
@@ -85,6 +96,9 @@ enum
   S_IFSOCK_ = 0140000,
 };
 
+/* The bits of an int argument the kernel reads.  */
+#define LOW32 0xffffffffULL
+
 static const struct rule unix_only[] = { R1 (EQ (0, AF_UNIX_)) };
 static const struct rule not_unix[] = { R1 (NE (0, AF_UNIX_)) };
 
@@ -116,7 +130,6 @@ static const struct rule per_linux[] = { R1 (EQ (0, 0)), R1 (EQ (0, 0xffffffffUL
    aligned blocks, each one masked comparison (a rule of one condition
    means the same to runc and crun; "not 0 and not ~0" would need two on
    one index, which runc ORs).  */
-#define LOW32         0xffffffffULL
 #define BLOCK(j)      (LOW32 ^ ((1ULL << (j)) - 1))
 #define LOW_BLOCK(j)  R1 (MASKED (0, BLOCK (j), 1ULL << (j)))
 #define HIGH_BLOCK(j) R1 (MASKED (0, BLOCK (j), (1ULL << 32) - (2ULL << (j))))
@@ -133,23 +146,113 @@ static const struct rule clone_ns[] = { NS_FLAG (CLONE_NEWNS), NS_FLAG (CLONE_NE
                                         NS_FLAG (CLONE_NEWIPC), NS_FLAG (CLONE_NEWUSER), NS_FLAG (CLONE_NEWPID),
                                         NS_FLAG (CLONE_NEWNET) };
 
+/* Rules for the calls that user_sockets and NODE_TYPES leave out, for a
+   denying default whose errno is not EPERM (Podman's ENOSYS): blocks of
+   values, each one masked comparison, as not_per_linux above.  The values
+   below are those of the allowances (keep them together).  */
+
+static void
+push_rule (struct rules *out, const struct cond *first, struct cond c)
+{
+  if (out->n == out->cap)
+    {
+      out->cap = out->cap ? 2 * out->cap : 64;
+      out->v = realloc (out->v, out->cap * sizeof (*out->v));
+      if (out->v == NULL)
+        abort ();
+    }
+  out->v[out->n++] = first ? (struct rule){ 2, { *first, c } } : (struct rule){ 1, { c } };
+}
+
+/* A field of an argument: the contiguous bits of @mask (fewer than 64),
+   and the values of it (as the argument holds them) that are allowed.  */
+struct field
+{
+  unsigned index;
+  uint64_t mask;
+  const uint64_t *keep;
+  size_t nkeep;
+};
+
+/* The values of @f in the aligned block [@low, @low + 2^@bits) (in units
+   of the field's lowest bit) that f->keep lacks, as blocks, each rule
+   after the condition @first when there is one.  */
+static void
+complement_in (struct rules *out, const struct field *f, const struct cond *first, uint64_t low, unsigned bits)
+{
+  unsigned shift = (unsigned)__builtin_ctzll (f->mask);
+  uint64_t above = ~((1ULL << bits) - 1);
+  bool kept = false;
+  size_t i;
+
+  for (i = 0; i < f->nkeep; i++)
+    kept |= ((f->keep[i] >> shift) & above) == low;
+  if (!kept)
+    push_rule (out, first, (struct cond){ f->index, "SCMP_CMP_MASKED_EQ", ((f->mask >> shift) & above) << shift, low << shift });
+  else if (bits > 0)
+    {
+      complement_in (out, f, first, low, bits - 1);
+      complement_in (out, f, first, low | (1ULL << (bits - 1)), bits - 1);
+    }
+}
+
+static void
+complement (struct rules *out, const struct field *f, const struct cond *first)
+{
+  complement_in (out, f, first, 0, (unsigned)__builtin_popcountll (f->mask));
+}
+
+/* network.user: every family but unix, netlink, inet and inet6, and inet
+   and inet6 sockets of every type but stream, datagram and seqpacket.  */
+static void
+user_rest (struct rules *out)
+{
+  static const uint64_t families[] = { AF_UNIX_, AF_NETLINK_, AF_INET_, AF_INET6_ };
+  static const uint64_t types[] = { SOCK_STREAM_, SOCK_DGRAM_, SOCK_SEQPACKET_ };
+  static const struct cond inet[] = { EQ (0, AF_INET_), EQ (0, AF_INET6_) };
+  const struct field family = { 0, LOW32, families, N (families) };
+  const struct field type = { 1, SOCK_TYPE_MASK, types, N (types) };
+  size_t i;
+
+  complement (out, &family, NULL);
+  for (i = 0; i < N (inet); i++)
+    complement (out, &type, &inet[i]);
+}
+
+/* host.devices.none: nodes of every type but NODE_TYPES's.  */
+static const uint64_t node_types[] = { 0, S_IFREG_, S_IFIFO_, S_IFSOCK_ };
+
+static void
+mknod_rest (struct rules *out)
+{
+  const struct field mode = { 1, S_IFMT_, node_types, N (node_types) };
+  complement (out, &mode, NULL);
+}
+
+static void
+mknodat_rest (struct rules *out)
+{
+  const struct field mode = { 2, S_IFMT_, node_types, N (node_types) };
+  complement (out, &mode, NULL);
+}
+
 static const struct restriction restrictions[] = {
   /* socketcall multiplexes socket() on 32-bit x86: it would bypass any
      rule on socket's arguments.  */
-  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL },
-  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL },
-  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0, NULL },
-  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied), NULL },
-  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0, NULL },
-  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev), NULL },
-  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev), NULL },
-  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux), NULL },
+  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL, NULL },
+  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL, NULL },
+  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0, NULL, NULL },
+  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied), NULL, user_rest },
+  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0, NULL, NULL },
+  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev), NULL, mknod_rest },
+  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev), NULL, mknodat_rest },
+  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux), NULL, NULL },
 };
 
 /* glibc falls back from clone3 to clone on ENOSYS only.  */
 static const struct restriction clone_restrictions[] = {
-  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns), NULL },
-  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0, NULL },
+  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns), NULL, NULL },
+  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0, NULL, NULL },
 };
 
 bool
@@ -369,13 +472,21 @@ action_of (const struct restriction *r)
   return r->action ? r->action : "SCMP_ACT_ERRNO";
 }
 
+/* Does the default action of @seccomp give a call @action (with @errno_ret
+   for SCMP_ACT_ERRNO)?  */
+static bool
+default_is (const json_t *seccomp, const char *action, unsigned errno_ret)
+{
+  const char *d = json_string (json_get (seccomp, "defaultAction"));
+
+  return d && strcmp (d, action) == 0 && (strcmp (d, "SCMP_ACT_ERRNO") != 0 || default_errno (seccomp) == errno_ret);
+}
+
 /* Does the default action of @seccomp give a call what @r gives it?  */
 static bool
 default_gives (const json_t *seccomp, const struct restriction *r)
 {
-  const char *d = json_string (json_get (seccomp, "defaultAction"));
-
-  return d && strcmp (d, action_of (r)) == 0 && (strcmp (d, "SCMP_ACT_ERRNO") != 0 || default_errno (seccomp) == r->errno_ret);
+  return default_is (seccomp, action_of (r), r->errno_ret);
 }
 
 static json_t *
@@ -389,19 +500,38 @@ rule_args (const struct rule *b)
   return args;
 }
 
-/* The rules that give a call @r's action: one without arguments, or one
-   per deny rule.  */
+/* The rules that give a call @r's action, with its errno written out
+   (runc and crun give a rule without one EPERM, whatever the default's):
+   one without arguments, or one per rule of @deny.  */
 static void
-add_denials (json_t *seccomp, const struct restriction *r)
+add_denials (json_t *seccomp, const struct restriction *r, const struct rule *deny, size_t ndeny)
 {
   const char *action = action_of (r);
   unsigned e = strcmp (action, "SCMP_ACT_ERRNO") == 0 ? r->errno_ret : 0;
   size_t j;
 
-  if (r->ndeny == 0)
+  if (ndeny == 0)
     add_rule (seccomp, r->name, action, e, NULL);
-  for (j = 0; j < r->ndeny; j++)
-    add_rule (seccomp, r->name, action, e, rule_args (&r->deny[j]));
+  for (j = 0; j < ndeny; j++)
+    add_rule (seccomp, r->name, action, e, rule_args (&deny[j]));
+}
+
+/* Under a denying default: rules for every call @r's allowances leave
+   out, disjoint from them (libseccomp gives overlapping rules of one
+   syscall different actions by its own order).  */
+static void
+add_rest (json_t *seccomp, const struct restriction *r)
+{
+  struct rules rest = { 0 };
+
+  if (r->rest == NULL)
+    {
+      add_denials (seccomp, r, r->deny, r->ndeny);
+      return;
+    }
+  r->rest (&rest);
+  add_denials (seccomp, r, rest.v, rest.n);
+  free (rest.v);
 }
 
 /* Is @rule (an allowing rule that lists r->name) what restrict_denying
@@ -438,18 +568,19 @@ restrict_denying (json_t *seccomp, const struct restriction *r)
         if (args)
           add_rule (seccomp, r->name, json_string (json_get (taken->items[i], "action")), 0, args);
       }
-  /* entitle's own restrictions leave a conditioned denial to the
-     default (EPERM in every engine's profile); a custom rule's action is
-     written out wherever the default would give another.  */
-  if (r->action ? !default_gives (seccomp, r) : (r->nallow == 0 && r->errno_ret != default_errno (seccomp)))
-    add_denials (seccomp, r);
+  /* What the allowances leave out is the default's, where it gives what
+     @r gives (Docker's and containerd's ERRNO/EPERM); elsewhere it is
+     written out (Podman's default errno is ENOSYS, and entitlements(7)
+     promises EPERM).  */
+  if (!default_gives (seccomp, r))
+    add_rest (seccomp, r);
 }
 
 static void
 restrict_allowing (json_t *seccomp, const struct restriction *r)
 {
   json_free (remove_allowing (seccomp, r->name));
-  add_denials (seccomp, r);
+  add_denials (seccomp, r, r->deny, r->ndeny);
 }
 
 static void
@@ -540,7 +671,7 @@ deny_all (json_t *seccomp, char *const *deny, struct entitle_outcome_s *out)
       json_push (names, json_new_string (*deny));
     }
   remove_allowing_all (seccomp, &set);
-  if (names->n > 0 && (allowing || default_errno (seccomp) != EPERM))
+  if (names->n > 0 && !default_is (seccomp, "SCMP_ACT_ERRNO", EPERM))
     add_names_rule (seccomp, names, "SCMP_ACT_ERRNO", EPERM, NULL);
   else
     json_free (names);
@@ -715,7 +846,7 @@ apply_custom (json_t *seccomp, const struct entitle_sys_rule_s *cr)
     }
   for (const char *const *n = cr->names; *n; n++)
     {
-      struct restriction r = { 0, *n, cr->errno_ret, allow, nallow, &all, cr->n_args ? 1 : 0, cr->action };
+      struct restriction r = { 0, *n, cr->errno_ret, allow, nallow, &all, cr->n_args ? 1 : 0, cr->action, NULL };
       apply_restriction (seccomp, &r);
     }
 }

@@ -28,7 +28,9 @@ struct entitle_seccomp_plan_s
 /**
  * Apply @plan to spec.linux.seccomp of @spec.  To block a syscall it is
  * removed from every allowing rule whatever its arguments, and denied
- * explicitly under an allowing default action.  With no seccomp section, a
+ * explicitly, errno written out, wherever the default action would not
+ * give the call entitle's errno (an allowing default, or Podman's
+ * ERRNO/ENOSYS): a blocked call reads EPERM.  With no seccomp section, a
  * restriction generates a complete profile (default action ERRNO/EPERM)
  * for the host's architectures; allowances alone change nothing there.
  * Rules are written so that runc (which ORs conditions on a repeated

@@ -22,11 +22,6 @@ teardown() {
 # The network capabilities network.none drops (DESIGN §3).
 NET_CAPS=(CAP_NET_ADMIN CAP_NET_BIND_SERVICE CAP_NET_RAW CAP_NET_BROADCAST)
 
-# entitle_version: the version entitle records in io.entitle.version.
-entitle_version() {
-  "$ENTITLE" --version | sed -n '1s/.* //p'
-}
-
 # forge_applied DIR LIST: the bundle claims entitle already applied LIST,
 # with this entitle's version, as a rewritten config would.
 forge_applied() {

@@ -50,13 +50,16 @@ setup() {
   compare_steps crun entitle
 }
 
-@test "crun: --version prints entitle's version, then crun's" {
-  run --separate-stderr "$ENTITLE" --version
-  [ "$status" -eq 0 ]
-  [[ "${lines[0]}" == *entitle* ]]
+@test "crun: --version prints crun's lines first, as crun prints them, then entitle's" {
   expected=$("$CRUN_BIN" --version)
   n=$(printf '%s\n' "$expected" | wc -l)
-  [ "$(printf '%s\n' "$output" | tail -n "$n")" = "$expected" ]
+  [[ "$expected" == "crun version "* ]]
+  run --separate-stderr "$ENTITLE" --version
+  [ "$status" -eq 0 ]
+  [ "$(printf '%s\n' "$output" | head -n "$n")" = "$expected" ]
+  [[ "${lines[n]}" == "entitle version "* ]]
+  [ "${lines[n + 2]}" = "runtime: $CRUN_BIN" ]
+  [ "${#lines[@]}" -eq $((n + 3)) ]
 }
 
 @test "crun: without entitlements create leaves the bundle unchanged" {

@@ -7,11 +7,6 @@
 
 load helpers
 
-# entitle_version: the version `entitle --version` states on its first line.
-entitle_version() {
-  "$ENTITLE" --version | sed -n '1s/.*[^0-9.]\([0-9][0-9.]*[0-9]\).*/\1/p'
-}
-
 @test "features: with runc, runc's answer with io.entitle.* added to its annotations" {
   "$RUNC_BIN" features >"$BATS_TEST_TMPDIR/features-runc.json" || skip "this runc has no features command"
   run --separate-stderr "$ENTITLE" features

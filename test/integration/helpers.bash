@@ -384,6 +384,13 @@ edit_config() {
   mv "$dir/config.json.new" "$dir/config.json"
 }
 
+# entitle_version: the version entitle states on its own line of
+# `--version`, after the runtime's lines (and records in
+# io.entitle.version).
+entitle_version() {
+  "$ENTITLE" --version | sed -n 's/^entitle version //p'
+}
+
 # set_entitlements DIR LIST: request LIST through the annotation.
 set_entitlements() {
   edit_config "$1" '.annotations["io.entitle.entitlements"] = $list' --arg list "$2"

@@ -87,6 +87,11 @@ EOF
   [[ "$output" == *"runc-spec x network.none [runc]"* ]]
 }
 
+@test "matrix: under Podman's configs (default errno ENOSYS) each denial of network.none, network.user, host.devices.none and security.confined reads EPERM" {
+  matrix --mode runc --config podman-default --config podman-network-host \
+    --set network.none --set network.user --set host.devices.none --set security.confined
+}
+
 @test "network.none,security.confined: holds on every recorded engine config through runc, or is refused" {
   matrix --mode runc --set network.none,security.confined
 }

@@ -159,7 +159,7 @@ seccomp_allowlist() {
   [ "$output" = network.user,security.confined ]
   version=$(jq -r '.annotations["io.entitle.version"] // ""' "$BUNDLE/config.json")
   [ -n "$version" ]
-  "$ENTITLE" --version | head -n 1 | grep -qF -- "$version"
+  [ "$(entitle_version)" = "$version" ]
   # The request itself is kept.
   [ "$(jq -r '.annotations["io.entitle.entitlements"]' "$BUNDLE/config.json")" = security.confined,network.user ]
 }
@@ -332,7 +332,7 @@ seccomp_allowlist() {
   set_entitlements "$BUNDLE" network.none
   edit_config "$BUNDLE" '.annotations["io.entitle.applied"] = "network.none"
     | .annotations["io.entitle.version"] = $v' \
-    --arg v "$("$ENTITLE" --version | sed -n '1s/.* //p')"
+    --arg v "$(entitle_version)"
   run_bundle ent
   expect_lines "socket inet: EPERM" "socket unix: ok"
 }

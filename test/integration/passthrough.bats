@@ -91,17 +91,76 @@ STATE_FILTER='del(.pid, .created)'
   compare_steps runc entitle
 }
 
-@test "passthrough: --version prints entitle's version, then runc's" {
+# version_is_runtime_then_entitle RUNTIME: $output (of entitle --version)
+# is RUNTIME --version's output as it prints it, then entitle's three
+# lines naming RUNTIME.
+version_is_runtime_then_entitle() {
+  local expected n
+  expected=$("$1" --version)
+  n=$(printf '%s\n' "$expected" | wc -l)
+  if [ "$(printf '%s\n' "$output" | head -n "$n")" != "$expected" ] || [ "${#lines[@]}" -ne $((n + 3)) ] ||
+    [[ "${lines[n]}" != "entitle version "[0-9]* ]] || [[ "${lines[n + 1]}" != "catalogue: "[0-9]* ]] ||
+    [ "${lines[n + 2]}" != "runtime: $1" ]; then
+    printf "expected %s --version, then entitle's lines:\n%s\ngot (status %s):\n%s\n" "$1" "$expected" \
+      "$status" "$output" >&2
+    return 1
+  fi
+}
+
+@test "passthrough: --version prints runc's lines first, as runc prints them, then entitle's" {
   run --separate-stderr "$ENTITLE" --version
   [ "$status" -eq 0 ]
-  [[ "${lines[0]}" == *entitle* ]]
-  expected=$("$RUNC_BIN" --version)
-  n=$(printf '%s\n' "$expected" | wc -l)
-  [ "${#lines[@]}" -gt "$n" ]
-  if [ "$(printf '%s\n' "$output" | tail -n "$n")" != "$expected" ]; then
-    printf 'expected runc --version at the end:\n%s\ngot:\n%s\n' "$expected" "$output" >&2
-    false
-  fi
+  [ -z "$stderr" ]
+  version_is_runtime_then_entitle "$RUNC_BIN"
+}
+
+@test "passthrough: --version, -v and version: line 0 is runc's, and lines 0-2 pass runc's own version.bats checks" {
+  # runc's integration suite (tests/integration/version.bats) reads the
+  # first three lines of `runc -v`; first under runc itself.
+  for form in --version -v; do
+    run --separate-stderr "$RUNC_BIN" "$form"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ runc\ version\ [0-9]+\.[0-9]+\.[0-9]+ ]]
+    [[ "${lines[1]}" =~ commit:+ ]]
+    [[ "${lines[2]}" =~ spec:\ [0-9]+\.[0-9]+\.[0-9]+ ]]
+  done
+  runc_first=${lines[0]}
+  for form in --version -v version; do
+    run --separate-stderr "$ENTITLE" "$form"
+    [ "$status" -eq 0 ]
+    if [ "${lines[0]}" != "$runc_first" ]; then
+      printf "entitle %s: line 0 is '%s', runc's is '%s'\n" "$form" "${lines[0]}" "$runc_first" >&2
+      false
+    fi
+    [[ "${lines[0]}" =~ runc\ version\ [0-9]+\.[0-9]+\.[0-9]+ ]]
+    [[ "${lines[1]}" =~ commit:+ ]]
+    [[ "${lines[2]}" =~ spec:\ [0-9]+\.[0-9]+\.[0-9]+ ]]
+  done
+}
+
+@test "passthrough: --version of a runtime that fails exits with its status, its message on stderr; no runtime is one line" {
+  # A runtime whose --version fails (exit 3, a message on stderr): first
+  # on its own.
+  printf '#!/bin/sh\necho "runtime: cannot tell my version" >&2\nexit 3\n' >"$BATS_TEST_TMPDIR/broken-runc"
+  chmod +x "$BATS_TEST_TMPDIR/broken-runc"
+  run --separate-stderr "$BATS_TEST_TMPDIR/broken-runc" --version
+  [ "$status" -eq 3 ]
+  [ "$stderr" = "runtime: cannot tell my version" ]
+
+  write_entitle_config "{\"runtime\": \"$BATS_TEST_TMPDIR/broken-runc\"}"
+  run --separate-stderr "$ENTITLE" --version
+  [ "$status" -eq 3 ]
+  [ "$stderr" = "runtime: cannot tell my version" ]
+  [[ "${lines[0]}" == "entitle version "* ]]
+  [ "${lines[2]}" = "runtime: $BATS_TEST_TMPDIR/broken-runc" ]
+
+  # None at all: one line, status 1.
+  write_entitle_config '{"runtime": "/nonexistent/runc"}'
+  run --separate-stderr "$ENTITLE" --version
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  one_error_line
+  [[ "$stderr" == *"/nonexistent/runc"* ]]
 }
 
 @test "passthrough: without entitlements create leaves config.json byte-identical" {
@@ -315,10 +374,7 @@ as_runc() {
   PATH="$dir:$PATH" timeout 20 runc "$@"
 }
 
-@test "passthrough: installed as runc (symlink or copy), runc --version is entitle's, then the real runc's" {
-  expected=$("$RUNC_BIN" --version)
-  n=$(printf '%s\n' "$expected" | wc -l)
-  first=$("$ENTITLE" --version | head -n 1)
+@test "passthrough: installed as runc (symlink or copy), runc --version is the real runc's, then entitle's" {
   for how in symlink copy; do
     install_as_runc "$BATS_TEST_TMPDIR/$how" "$how"
     run_detached as_runc "$BATS_TEST_TMPDIR/$how" --version
@@ -326,10 +382,7 @@ as_runc() {
       printf 'as a %s, runc --version: status %s (124: killed, an exec loop)\n%s\n' "$how" "$status" "$stderr" >&2
       false
     fi
-    [ "${lines[0]}" = "$first" ]
-    [ "${lines[2]}" = "runtime: $RUNC_BIN" ]
-    [ "$(printf '%s\n' "$output" | tail -n "$n")" = "$expected" ]
-    [ "${#lines[@]}" -eq $((n + 3)) ]
+    version_is_runtime_then_entitle "$RUNC_BIN"
   done
 }
 

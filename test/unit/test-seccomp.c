@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "unit.h"
@@ -1037,6 +1042,246 @@ test_entitle_seccomp_allowed_names_sorted_unique (void **state)
   free (names);
 }
 
+/* What entitle's restrictions give the calls they deny, as a process
+   sees it: the profile (from a recorded engine config) rewritten for
+   @plan, built as runc builds it and loaded in a child, which makes the
+   calls.  Every call entitle denies reads EPERM whatever the engine's
+   default errno (Podman's is ENOSYS; entitlements(7) promises EPERM);
+   every call it allows reaches the kernel (neither EPERM nor ENOSYS).  */
+
+#define N_ELEMENTS(x) (sizeof (x) / sizeof ((x)[0]))
+
+/* One call, and what it must get: 0 for "reaches the kernel".  */
+struct probe_call
+{
+  long nr;
+  unsigned long a[4];
+  int want;
+};
+
+struct probe_calls
+{
+  struct probe_call *v;
+  size_t n, cap;
+};
+
+static void
+add_call (struct probe_calls *c, long nr, unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3,
+          int want)
+{
+  if (c->n == c->cap)
+    {
+      c->cap = c->cap ? 2 * c->cap : 256;
+      c->v = realloc (c->v, c->cap * sizeof (*c->v));
+      assert_non_null (c->v);
+    }
+  c->v[c->n++] = (struct probe_call){ nr, { a0, a1, a2, a3 }, want };
+}
+
+/* Each call of @c in a child under @seccomp: 0 or its errno, into @got.  */
+static void
+errnos_under (const json_t *seccomp, const struct probe_calls *c, int *got)
+{
+  scmp_filter_ctx ctx = NULL;
+  char why[256];
+  int fds[2], status;
+  size_t i, off = 0;
+  pid_t pid;
+
+  if (seccomp_build_like_runc (seccomp, &ctx, why, sizeof (why)) < 0)
+    fail_msg ("the runtimes would refuse this profile: %s", why);
+  assert_int_equal (pipe (fds), 0);
+  pid = fork ();
+  assert_true (pid >= 0);
+  if (pid == 0)
+    {
+      close (fds[0]);
+      if (seccomp_load (ctx) < 0)
+        _exit (255);
+      for (i = 0; i < c->n; i++)
+        {
+          const struct probe_call *p = &c->v[i];
+          long r = syscall (p->nr, p->a[0], p->a[1], p->a[2], p->a[3], 0L);
+          int e = r < 0 ? errno : 0;
+          if (r > 2 && p->nr == SYS_socket)
+            close ((int)r);
+          if (write (fds[1], &e, sizeof (e)) != (ssize_t)sizeof (e))
+            _exit (254);
+        }
+      _exit (0);
+    }
+  seccomp_release (ctx);
+  close (fds[1]);
+  while (off < c->n * sizeof (int))
+    {
+      ssize_t r = read (fds[0], (char *)got + off, c->n * sizeof (int) - off);
+      if (r <= 0)
+        break;
+      off += (size_t)r;
+    }
+  close (fds[0]);
+  assert_int_equal (waitpid (pid, &status, 0), pid);
+  assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  assert_int_equal (off, c->n * sizeof (int));
+}
+
+static bool
+user_socket (unsigned long family, unsigned long type)
+{
+  unsigned long t = type & 0xf;
+  if (family == AF_UNIX || family == AF_NETLINK)
+    return true;
+  return (family == AF_INET || family == AF_INET6) && (t == SOCK_STREAM || t == SOCK_DGRAM || t == SOCK_SEQPACKET);
+}
+
+/* socket() of every family the C library names and more, of every type
+   (and one with SOCK_CLOEXEC), under network.none or network.user.  */
+static void
+socket_calls (struct probe_calls *c, unsigned fx)
+{
+  static const unsigned long more[] = { 64, 255, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff };
+  unsigned long f, t;
+
+  for (f = 0; f < AF_MAX + N_ELEMENTS (more); f++)
+    {
+      unsigned long family = f < AF_MAX ? f : more[f - AF_MAX];
+      for (t = 0; t <= 16; t++)
+        {
+          unsigned long type = t < 16 ? t : (SOCK_STREAM | SOCK_CLOEXEC);
+          bool ok = fx == FX_SOCK_UNIX ? family == AF_UNIX : user_socket (family, type);
+          add_call (c, SYS_socket, family, type, 0, 0, ok ? 0 : EPERM);
+        }
+    }
+}
+
+/* host.devices.none: every node but a device node (types the kernel
+   refuses, a directory say, are denied too).  */
+static bool
+mode_is_node (unsigned long mode)
+{
+  unsigned long t = mode & S_IFMT;
+  return t == 0 || t == S_IFREG || t == S_IFIFO || t == S_IFSOCK;
+}
+
+/* mknod and mknodat of every file type, at a path that does not exist
+   (what reaches the kernel reads ENOENT).  */
+static void
+mknod_calls (struct probe_calls *c)
+{
+  static const char path[] = "/nonexistent-entitle-unit/node";
+  unsigned long t;
+
+  for (t = 0; t < 16; t++)
+    {
+      unsigned long mode = (t << 12) | 0600;
+      bool ok = mode_is_node (mode);
+#ifdef SYS_mknod
+      add_call (c, SYS_mknod, (unsigned long)path, mode, 0, 0, ok ? 0 : EPERM);
+#endif
+      add_call (c, SYS_mknodat, (unsigned long)AT_FDCWD, (unsigned long)path, mode, 0, ok ? 0 : EPERM);
+    }
+}
+
+static void
+personality_calls (struct probe_calls *c)
+{
+  static const unsigned long denied[] = { 1, 6, 8, 0x20000, 0x20008, 0x0040000, 0x7fffffff, 0x80000000, 0xfffffffe };
+  size_t i;
+
+  for (i = 0; i < N_ELEMENTS (denied); i++)
+    add_call (c, SYS_personality, denied[i], 0, 0, 0, EPERM);
+  add_call (c, SYS_personality, 0xffffffff, 0, 0, 0, 0);
+  add_call (c, SYS_personality, 0, 0, 0, 0, 0);
+}
+
+/* clone with a namespace flag (and CLONE_NEWNS | CLONE_FS, which the
+   kernel refuses with EINVAL, so that nothing is ever created), and
+   without (CLONE_SIGHAND without CLONE_VM: EINVAL); clone3, which must
+   read ENOSYS, for glibc to fall back to clone.  */
+static void
+clone_calls (struct probe_calls *c)
+{
+  static const unsigned long ns[] = { CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC,
+                                      CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET };
+  size_t i;
+
+  for (i = 0; i < N_ELEMENTS (ns); i++)
+    add_call (c, SYS_clone, ns[i] | CLONE_NEWNS | CLONE_FS, 0, 0, 0, EPERM);
+  add_call (c, SYS_clone, CLONE_SIGHAND, 0, 0, 0, 0);
+#ifdef SYS_clone3
+  add_call (c, SYS_clone3, 0, 0, 0, 0, ENOSYS);
+#endif
+}
+
+static const char *
+errno_name (int e)
+{
+  return e == 0 ? "0" : e == EPERM ? "EPERM"
+                    : e == ENOSYS  ? "ENOSYS"
+                                   : strerror (e);
+}
+
+/* Under the recorded engine config @config, @plan's denials read EPERM
+   and its allowances reach the kernel, for the calls of @c.  */
+static void
+check_errnos (const char *config, const struct entitle_seccomp_plan_s *plan, const struct probe_calls *c)
+{
+  cleanup_json json_t *recorded = load_test_data (config);
+  cleanup_json json_t *spec = json_new (JSON_OBJECT);
+  cleanup_free int *got = calloc (c->n, sizeof (int));
+  json_t *linux_ = json_new (JSON_OBJECT);
+  size_t i;
+
+  assert_non_null (got);
+  json_set (linux_, "seccomp", json_clone (json_get (json_get (recorded, "linux"), "seccomp")));
+  json_set (spec, "linux", linux_);
+  errnos_under (applied (spec, plan), c, got);
+  for (i = 0; i < c->n; i++)
+    {
+      const struct probe_call *p = &c->v[i];
+      bool ok = p->want ? got[i] == p->want : got[i] != EPERM && got[i] != ENOSYS;
+      cleanup_free char *name = ok ? NULL : seccomp_syscall_resolve_num_arch (SCMP_ARCH_NATIVE, (int)p->nr);
+      if (!ok)
+        fail_msg ("%s: %s (0x%lx, 0x%lx, 0x%lx): %s, want %s", config, name ? name : "?", p->a[0], p->a[1],
+                  p->a[2], errno_name (got[i]), p->want ? errno_name (p->want) : "the kernel's answer");
+    }
+}
+
+static const char *const engine_configs[] = { "engines/docker-default.json", "engines/podman-default.json" };
+
+static void
+test_entitle_seccomp_apply_denials_read_eperm (void **state)
+{
+  static const unsigned sock[] = { FX_SOCK_UNIX, FX_SOCK_USER };
+  size_t i, k;
+
+  (void)state;
+  for (i = 0; i < N_ELEMENTS (engine_configs); i++)
+    {
+      struct probe_calls mknods = { 0 }, personas = { 0 }, clones = { 0 };
+      struct entitle_seccomp_plan_s no_dev = { .fx = FX_NO_DEV_MKNOD }, persona = { .fx = FX_PERSONALITY };
+      struct entitle_seccomp_plan_s no_ns = { .clone_no_ns = true };
+
+      for (k = 0; k < N_ELEMENTS (sock); k++)
+        {
+          struct probe_calls sockets = { 0 };
+          struct entitle_seccomp_plan_s plan = { .fx = sock[k] };
+          socket_calls (&sockets, sock[k]);
+          check_errnos (engine_configs[i], &plan, &sockets);
+          free (sockets.v);
+        }
+      mknod_calls (&mknods);
+      check_errnos (engine_configs[i], &no_dev, &mknods);
+      personality_calls (&personas);
+      check_errnos (engine_configs[i], &persona, &personas);
+      clone_calls (&clones);
+      check_errnos (engine_configs[i], &no_ns, &clones);
+      free (mknods.v);
+      free (personas.v);
+      free (clones.v);
+    }
+}
+
 int
 main (void)
 {
@@ -1067,6 +1312,7 @@ main (void)
     cmocka_unit_test (test_entitle_seccomp_generate_no_capabilities_object),
     cmocka_unit_test (test_entitle_seccomp_action_allows_actions),
     cmocka_unit_test (test_entitle_seccomp_allowed_names_sorted_unique),
+    cmocka_unit_test (test_entitle_seccomp_apply_denials_read_eperm),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -404,10 +404,12 @@ static char *
 list_but (const struct entitle_proposal_s *p, size_t skip)
 {
   struct entitle_proposal_s rest = *p;
-  struct entitle_proposed_s items[64];
+  cleanup_free struct entitle_proposed_s *items = calloc (p->n + 1, sizeof (*items));
   size_t i, n = 0;
 
-  for (i = 0; i < p->n && n < sizeof (items) / sizeof (items[0]); i++)
+  if (items == NULL)
+    abort ();
+  for (i = 0; i < p->n; i++)
     if (i != skip)
       items[n++] = p->items[i];
   rest.items = items;

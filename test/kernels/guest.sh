@@ -70,7 +70,9 @@ cd "$BUILDDIR" || exit 1
 export ENTITLE="$BUILDDIR/shim/entitle" ENTITLE_HOOK="$BUILDDIR/oci-hooks/entitle-hook" \
 	ENTITLE_PROBE="$BUILDDIR/test/integration/helper/entitle-probe" ENTITLE_SRCDIR="$SRCDIR" \
 	ENTITLE_BUILDDIR="$BUILDDIR" ENTITLE_BPF_PINS="$BPF_PINS" CMOCKA_MESSAGE_OUTPUT=TAP \
-	BATS_TEST_TIMEOUT=600 ENTITLE_KERNEL_ROW="$ROW"
+	BATS_TEST_TIMEOUT=600 ENTITLE_KERNEL_ROW="$ROW" \
+	ENTITLE_TEST_SHARED=/tmp/entitle-tests ENTITLE_TEST_SCHEMA=/tmp/entitle-schema
+mkdir -p "$ENTITLE_TEST_SHARED"
 if [ -f "$R/command" ]; then
 	sh "$R/command" >"$R/command.out" 2>&1
 	echo "exit $?" >>"$R/command.out"
@@ -113,6 +115,25 @@ while read -r n file filter; do
 	fi
 	echo "$name" >>"$R/ran"
 done <"$R/lines"
+# check_schema: TAP of one test, every config entitle wrote in this row's
+# tests (the helpers copy them to ENTITLE_TEST_SCHEMA) against the OCI
+# runtime-spec schema, with one node start: one per test costs 8 s here.
+check_schema() {
+	schema=/usr/share/gocode/src/github.com/opencontainers/runtime-spec/schema
+	what="the configs entitle wrote validate against the OCI runtime-spec schema"
+	set -- "$ENTITLE_TEST_SCHEMA"/*.json
+	echo 1..1
+	if [ ! -e "$1" ]; then
+		echo "ok 1 - $what # skip no test wrote one"
+	elif [ ! -f "$schema/config-schema.json" ] || ! NODE_PATH=/usr/share/nodejs node -e 'require("ajv")' 2>/dev/null; then
+		echo "ok 1 - $what # skip needs node, node-ajv and golang-github-opencontainers-specs-dev"
+	elif NODE_PATH=/usr/share/nodejs node "$SRCDIR/test/integration/helper/validate-oci.js" "$schema" "$@"; then
+		echo "ok 1 - $what ($# configs)"
+	else
+		echo "not ok 1 - $what (the violations: schema.err)"
+	fi
+}
+run_tap schema check_schema
 # Done only when every line ran.
 [ "$(wc -l <"$R/lines")" = "$(cat "$R/ran" 2>/dev/null | wc -l)" ] && echo done >"$R/status"
 sync

@@ -30,15 +30,14 @@ entitle_verb_find (const char *name, enum shim_help_kind *kind)
   return false;
 }
 
-/* One edit for a short name (`wyh`), two from five letters on (`explian`):
-   closer than entitle_closest's own rule, so that runc's `h` (help) is
-   never taken for `why`.  */
+/* One edit for a short name (`wyh`), two from five letters on (`explian`,
+   `--entitle-confg`): closer than entitle_closest's own rule, so that
+   runc's `h` (help) is never taken for `why` (entitle(8), COMMAND LINE).  */
 static void
 closest_init (struct entitle_closest_s *c, const char *name, size_t len)
 {
   entitle_closest_init (c, name, len);
-  if (len < 5)
-    c->best_d = 1;
+  c->best_d = len < 5 ? 1 : 2;
 }
 
 const char *

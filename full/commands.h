@@ -6,6 +6,7 @@
 #include "context.h"
 #include "entitlements.h"
 #include "error.h"
+#include "help.h"
 #include "json.h"
 #include "probe.h"
 

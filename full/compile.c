@@ -23,33 +23,30 @@ struct compile_opts
 };
 
 static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct compile_opts *o = data;
+
+  (void)err;
+  if (key == KEY_DIFF)
+    o->diff = true;
+  else if (key == KEY_CHECK)
+    o->check = true;
+  else if (key == KEY_BUNDLE)
+    o->bundle = value;
+  else if (key == KEY_CONFIG)
+    o->config = value;
+  else if (key == KEY_ENTITLEMENTS)
+    o->entitlements = value;
+  else
+    shim_usage_error (s, "compile: unexpected argument `%s`", value);
+  return 0;
+}
+
+static int
 parse_opts (struct shim_s *s, struct compile_opts *o, entitle_error_t *err)
 {
-  int i;
-
-  for (i = s->args.command_index + 1; i < s->argc; i++)
-    {
-      const char *a = s->argv[i], *name = a + (a[1] == '-' ? 2 : 1);
-      const char **slot = NULL;
-
-      if (strcmp (name, "diff") == 0 || strcmp (name, "check") == 0)
-        {
-          *(name[0] == 'd' ? &o->diff : &o->check) = true;
-          continue;
-        }
-      if (strcmp (name, "bundle") == 0 || strcmp (name, "b") == 0)
-        slot = &o->bundle;
-      else if (strcmp (name, "config") == 0 || strcmp (name, "f") == 0)
-        slot = &o->config;
-      else if (strcmp (name, "entitlements") == 0 || strcmp (name, "e") == 0)
-        slot = &o->entitlements;
-      if (a[0] != '-' || slot == NULL)
-        return entitle_make_error (err, EINVAL, "compile: unknown argument `%s`", a);
-      if (i + 1 >= s->argc)
-        return entitle_make_error (err, EINVAL, "compile: `%s` needs a value", a);
-      *slot = s->argv[++i];
-    }
-  return 0;
+  return shim_parse (s, o, take_opt, err);
 }
 
 static int

@@ -61,7 +61,7 @@ commands (const char *cur, bool all)
   const struct shim_help_s *cmds = shim_help_commands (&n);
 
   for (i = 0; i < n && (all || cmds[i].kind != HELP_RUNTIME); i++)
-    if (strncmp (cmds[i].name, cur, strlen (cur)) == 0)
+    if (cmds[i].kind != HELP_HIDDEN && strncmp (cmds[i].name, cur, strlen (cur)) == 0)
       printf ("%s\n", cmds[i].name);
 }
 
@@ -175,7 +175,7 @@ shim_complete (struct shim_s *s, entitle_error_t *err)
         ;
       else if (c.command == NULL)
         commands (cur, true);
-      else if (c.command->entitlements)
+      else if (c.command->flags & VERB_ENTITLEMENTS)
         entitlements (cat, "", cur, false);
       else if (strcmp (c.command->name, "help") == 0)
         commands (cur, false);

@@ -64,8 +64,29 @@ report (struct shim_s *s, struct entitle_config_issues_s *issues, entitle_error_
   return entitle_make_error (err, EINVAL, "%s", issues->lines[issues->n - 1]);
 }
 
+/* --json: the file, whether it is good, and every error, on stdout; the
+   exit status is 1 when there is one, and stderr says nothing.  */
+static void
+report_json (const char *path, const struct entitle_config_issues_s *issues)
+{
+  cleanup_json json_t *doc = json_new (JSON_OBJECT);
+  json_t *errors = json_new (JSON_ARRAY);
+  entitle_error_t err = NULL;
+
+  for (size_t i = 0; i < issues->n; i++)
+    json_push (errors, json_new_string (issues->lines[i]));
+  json_set (doc, "file", path ? json_new_string (path) : json_new (JSON_NULL));
+  json_set (doc, "ok", json_new_bool (issues->n == 0));
+  json_set (doc, "errors", errors);
+  if (shim_print_json (doc, &err) < 0)
+    entitle_error_release (&err);
+  fflush (stdout);
+  if (issues->n)
+    exit (EXIT_FAILURE);
+}
+
 static int
-check (struct shim_s *s, const char *arg, entitle_error_t *err)
+check (struct shim_s *s, const char *arg, bool json, entitle_error_t *err)
 {
   struct entitle_config_s cfg = { 0 };
   struct entitle_config_issues_s issues = { 0 };
@@ -77,43 +98,72 @@ check (struct shim_s *s, const char *arg, entitle_error_t *err)
 
   if (path == NULL)
     {
-      printf ("no admin config (ENTITLE_CONFIG is set and empty): entitle applies no policy\n");
+      if (json)
+        report_json (NULL, &issues);
+      else
+        printf ("no admin config (ENTITLE_CONFIG is set and empty): entitle applies no policy\n");
       return 0;
     }
   ret = entitle_file_read (path, MAX_ADMIN_CONFIG_SIZE, &buf, &len, err);
   if (ret < 0 && (*err)->status == ENOENT && !named)
     {
       entitle_error_release (err);
-      printf ("no admin config at `%s`: entitle applies no policy\n", path);
+      if (json)
+        report_json (NULL, &issues);
+      else
+        printf ("no admin config at `%s`: entitle applies no policy\n", path);
       return 0;
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "config check");
   entitle_config_check (&cfg, path, buf, len, &issues);
   check_custom (&cfg, &issues);
-  ret = issues.n ? report (s, &issues, err) : 0;
-  if (ret == 0)
+  if (json)
+    report_json (path, &issues);
+  ret = issues.n && !json ? report (s, &issues, err) : 0;
+  if (ret == 0 && !json)
     printf ("`%s`: ok\n", path);
   entitle_config_issues_free (&issues);
   entitle_config_free (&cfg);
   return ret;
 }
 
+struct config_opts
+{
+  const char *sub, *file;
+  bool json;
+};
+
+static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct config_opts *o = data;
+
+  (void)err;
+  if (key == KEY_JSON)
+    o->json = true;
+  else if (o->sub == NULL)
+    o->sub = value;
+  else if (o->file == NULL)
+    o->file = value;
+  else
+    shim_usage_error (s, "config check: unexpected argument `%s`", value);
+  return 0;
+}
+
 int
 shim_config (struct shim_s *s, entitle_error_t *err)
 {
-  int i = s->args.command_index + 1;
-  const char *sub = i < s->argc ? s->argv[i] : NULL;
-  int ret;
+  struct config_opts o = { NULL, NULL, false };
+  int ret = shim_parse (s, &o, take_opt, err);
 
-  if (sub == NULL || strcmp (sub, "check") != 0)
-    return entitle_make_error (err, EINVAL, "config: %s%s%s: the command is `entitle config check [FILE]`",
-                               sub ? "unknown command `" : "a command is needed", sub ? sub : "", sub ? "`" : "");
-  if (i + 2 < s->argc)
-    return entitle_make_error (err, EINVAL, "config check: unexpected argument `%s`", s->argv[i + 2]);
-  if (i + 1 < s->argc && s->argv[i + 1][0] == '-')
-    return entitle_make_error (err, EINVAL, "config check: unknown option `%s`", s->argv[i + 1]);
-  ret = check (s, i + 1 < s->argc ? s->argv[i + 1] : NULL, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (o.sub == NULL)
+    shim_usage_error (s, "config: a command is needed: the command is `entitle config check [FILE]`");
+  if (strcmp (o.sub, "check") != 0)
+    shim_usage_error (s, "config: unknown command `%s`: the command is `entitle config check [FILE]`", o.sub);
+  ret = check (s, o.file, o.json, err);
   if (UNLIKELY (ret < 0))
     return ret;
   fflush (stdout);

@@ -35,27 +35,6 @@ struct configure_opts
   bool dry_run;
 };
 
-/* The value of option @name in @a (`--name=V`) or the next argument
-   (`--name V`), or NULL when @a is not that option.  */
-static const char *
-option_value (struct shim_s *s, int *i, const char *name, entitle_error_t *err)
-{
-  const char *a = s->argv[*i];
-  size_t n = strlen (name);
-
-  if (strncmp (a, "--", 2) != 0 || strncmp (a + 2, name, n) != 0 || (a[n + 2] != '\0' && a[n + 2] != '='))
-    return NULL;
-  a += 2;
-  if (a[n] == '=')
-    return a + n + 1;
-  if (*i + 1 >= s->argc)
-    {
-      entitle_make_error (err, EINVAL, "configure: `--%s` needs a value", name);
-      return NULL;
-    }
-  return s->argv[++*i];
-}
-
 static int
 add_profile (struct configure_opts *o, const char *name, entitle_error_t *err)
 {
@@ -67,36 +46,48 @@ add_profile (struct configure_opts *o, const char *name, entitle_error_t *err)
   return 0;
 }
 
+/* The options of configure's row (full/table.c); --drop-in, --remove,
+   --set-as-default and --in-place are declared there for the drop-in
+   work, which sets them here.  */
+static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct configure_opts *o = data;
+  char names[128];
+
+  switch (key)
+    {
+    case KEY_DRY_RUN:
+      o->dry_run = true;
+      return 0;
+    case KEY_PROFILE:
+      return add_profile (o, value, err);
+    case KEY_CONFIG:
+      o->config = value;
+      return 0;
+    case KEY_BINARY:
+      o->binary = value;
+      return 0;
+    case KEY_ARG:
+      if (o->engine)
+        shim_usage_error (s, "configure: unexpected argument `%s`", value);
+      if ((o->engine = entitle_engine_find (value)) != NULL)
+        return 0;
+      entitle_engine_names (names, sizeof names);
+      return entitle_make_error (err, EINVAL, "configure: unknown engine `%s` (entitle configures %s)", value, names);
+    default:
+      return entitle_make_error (err, ENOTSUP, "configure: this build does not take that option yet");
+    }
+}
+
 static int
 parse_opts (struct shim_s *s, struct configure_opts *o, entitle_error_t *err)
 {
   char names[128];
-  int i;
+  int ret = shim_parse (s, o, take_opt, err);
 
-  for (i = s->args.command_index + 1; i < s->argc; i++)
-    {
-      const char *a = s->argv[i], *v;
-      if (strcmp (a, "--dry-run") == 0)
-        o->dry_run = true;
-      else if ((v = option_value (s, &i, "profile", err)) != NULL)
-        {
-          if (add_profile (o, v, err) < 0)
-            return -1;
-        }
-      else if ((v = option_value (s, &i, "config", err)) != NULL)
-        o->config = v;
-      else if ((v = option_value (s, &i, "binary", err)) != NULL)
-        o->binary = v;
-      else if (*err)
-        return -1;
-      else if (a[0] == '-' || o->engine)
-        return entitle_make_error (err, EINVAL, "configure: unknown argument `%s`", a);
-      else if ((o->engine = entitle_engine_find (a)) == NULL)
-        {
-          entitle_engine_names (names, sizeof names);
-          return entitle_make_error (err, EINVAL, "configure: unknown engine `%s` (entitle configures %s)", a, names);
-        }
-    }
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (o->engine == NULL)
     {
       entitle_engine_names (names, sizeof names);

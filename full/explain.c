@@ -22,11 +22,14 @@
    entitle explain --score [--json] [-b DIR] [--config FILE] [--max SCORE]:
    how exposed the bundle's container would be (lib/compile/score.c).  */
 
+#define MAX_EXPLAINED 256
+
 struct explain_opts
 {
   bool json, score;
   const char *bundle, *config, *max;
-  int first, n; /* the entitlements: argv[first .. first + n) */
+  const char *names[MAX_EXPLAINED]; /* the entitlements */
+  int n;
 };
 
 /* What the host says about one mechanism part of an entitlement.  */
@@ -524,37 +527,37 @@ explain_json (struct shim_s *s, const struct entitle_entry_s *e, const char *val
 }
 
 static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct explain_opts *o = data;
+
+  if (key == KEY_JSON)
+    o->json = true;
+  else if (key == KEY_SCORE)
+    o->score = true;
+  else if (key == KEY_BUNDLE)
+    o->bundle = value;
+  else if (key == KEY_CONFIG)
+    o->config = value;
+  else if (key == KEY_MAX)
+    o->max = value;
+  else if (o->n == MAX_EXPLAINED)
+    return entitle_make_error (err, E2BIG, "explain: more than %d entitlements", MAX_EXPLAINED);
+  else
+    o->names[o->n++] = value;
+  (void)s;
+  return 0;
+}
+
+static int
 parse_opts (struct shim_s *s, struct explain_opts *o, entitle_error_t *err)
 {
-  int i;
+  int ret = shim_parse (s, o, take_opt, err);
 
-  o->first = s->args.command_index + 1;
-  for (i = o->first; i < s->argc && s->argv[i][0] == '-'; i++)
-    {
-      const char *a = s->argv[i], *name = a + (a[1] == '-' ? 2 : 1);
-      const char **slot = NULL;
-
-      if (strcmp (name, "json") == 0)
-        o->json = true;
-      else if (strcmp (name, "score") == 0)
-        o->score = true;
-      else if (strcmp (name, "bundle") == 0 || strcmp (name, "b") == 0)
-        slot = &o->bundle;
-      else if (strcmp (name, "config") == 0 || strcmp (name, "f") == 0)
-        slot = &o->config;
-      else if (strcmp (name, "max") == 0)
-        slot = &o->max;
-      else
-        return entitle_make_error (err, EINVAL, "explain: unknown option `%s`", a);
-      if (slot && i + 1 >= s->argc)
-        return entitle_make_error (err, EINVAL, "explain: `%s` needs a value", a);
-      if (slot)
-        *slot = s->argv[++i];
-    }
-  o->first = i;
-  o->n = s->argc - i;
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (o->score && o->n > 0)
-    return entitle_make_error (err, EINVAL, "explain --score: unexpected argument `%s`", s->argv[i]);
+    shim_usage_error (s, "explain --score: unexpected argument `%s`", o->names[0]);
   if (!o->score && o->max)
     return entitle_make_error (err, EINVAL, "explain: --max goes with --score");
   if (o->bundle && o->config)
@@ -639,8 +642,8 @@ list_text (const struct entitle_entry_s *const *e, size_t n)
 static int
 explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_error_t *err)
 {
-  const struct entitle_entry_s *entries[256];
-  const char *values[256] = { NULL };
+  const struct entitle_entry_s *entries[MAX_EXPLAINED];
+  const char *values[MAX_EXPLAINED] = { NULL };
   struct entitle_probe_s probe;
   struct explain_baseline_s baseline = { 0 };
   struct host_s host = { NULL, NULL, &baseline };
@@ -650,15 +653,13 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
   size_t i, n = 0;
   int ret;
 
-  if (o->n > (int)(sizeof (entries) / sizeof (entries[0])))
-    return entitle_make_error (err, E2BIG, "explain: more than %zu entitlements", sizeof (entries) / sizeof (entries[0]));
   if (o->n == 0)
     n = listing (&s->ctx->config->catalogue, entries);
   for (i = 0; i < (size_t)o->n; i++)
     {
-      const char *eq = strchr (s->argv[o->first + i], '=');
+      const char *eq = strchr (o->names[i], '=');
       values[n] = eq ? eq + 1 : NULL;
-      ret = lookup (&s->ctx->config->catalogue, s->argv[o->first + i], &entries[n++], err);
+      ret = lookup (&s->ctx->config->catalogue, o->names[i], &entries[n++], err);
       if (UNLIKELY (ret < 0))
         return ret;
     }

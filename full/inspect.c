@@ -515,29 +515,45 @@ inspect (struct shim_s *s, const struct target_s *t, bool json, entitle_error_t 
   return json ? shim_print_json (doc, err) : 0;
 }
 
+struct inspect_opts
+{
+  const char *arg;
+  bool json;
+};
+
+static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct inspect_opts *o = data;
+
+  (void)err;
+  if (key == KEY_JSON)
+    o->json = true;
+  else if (o->arg == NULL)
+    o->arg = value;
+  else
+    shim_usage_error (s, "inspect: unexpected argument `%s`", value);
+  return 0;
+}
+
 int
 shim_inspect (struct shim_s *s, entitle_error_t *err)
 {
   cleanup_free char *runtime = NULL;
-  const char *arg = NULL;
+  struct inspect_opts o = { NULL, false };
   struct target_s t;
-  bool json = false;
-  int i, ret;
+  int ret;
 
-  for (i = s->args.command_index + 1; i < s->argc; i++)
-    if (strcmp (s->argv[i], "--json") == 0)
-      json = true;
-    else if (s->argv[i][0] != '-' && arg == NULL)
-      arg = s->argv[i];
-    else
-      return entitle_make_error (err, EINVAL, "inspect: unknown argument `%s`", s->argv[i]);
-  if (arg == NULL)
+  ret = shim_parse (s, &o, take_opt, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (o.arg == NULL)
     return entitle_make_error (err, EINVAL, "inspect: which container or process? (entitle inspect ID|PID)");
   ret = shim_find_runtime (s, &runtime, err);
   if (ret == 0)
-    ret = resolve (s, arg, &t, err);
+    ret = resolve (s, o.arg, &t, err);
   if (ret == 0)
-    ret = inspect (s, &t, json, err);
+    ret = inspect (s, &t, o.json, err);
   if (UNLIKELY (ret < 0))
     return ret;
   exit (EXIT_SUCCESS);

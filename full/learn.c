@@ -65,32 +65,38 @@ struct run_s
 };
 
 static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct learn_opts *o = data;
+  char *end;
+
+  if (key == KEY_JSON)
+    o->json = true;
+  else if (key == KEY_WRITE)
+    o->write = true;
+  else if (key == KEY_BUNDLE)
+    o->bundle = value;
+  else if (key == KEY_DURATION)
+    {
+      o->seconds = strtod (value, &end);
+      if (*end != '\0' || end == value || o->seconds <= 0 || o->seconds > 86400)
+        return entitle_make_error (err, EINVAL, "learn: `--duration` needs seconds, more than 0");
+    }
+  else
+    shim_usage_error (s, "learn: unexpected argument `%s`", value);
+  return 0;
+}
+
+static int
 parse_opts (struct shim_s *s, struct learn_opts *o, entitle_error_t *err)
 {
-  int i;
+  int ret;
 
   o->seconds = DEFAULT_SECONDS;
-  for (i = s->args.command_index + 1; i < s->argc; i++)
-    {
-      const char *a = s->argv[i];
-      char *end;
-
-      if (strcmp (a, "--json") == 0 || strcmp (a, "--write") == 0)
-        *(a[2] == 'j' ? &o->json : &o->write) = true;
-      else if ((strcmp (a, "-b") == 0 || strcmp (a, "--bundle") == 0) && i + 1 < s->argc)
-        o->bundle = s->argv[++i];
-      else if (strcmp (a, "--duration") == 0 && i + 1 < s->argc)
-        {
-          o->seconds = strtod (s->argv[++i], &end);
-          if (*end != '\0' || o->seconds <= 0 || o->seconds > 86400)
-            return entitle_make_error (err, EINVAL, "learn: `--duration` needs seconds, more than 0");
-        }
-      else
-        return entitle_make_error (err, EINVAL, "learn: unknown argument `%s`", a);
-    }
+  ret = shim_parse (s, o, take_opt, err);
   if (o->bundle == NULL)
     o->bundle = ".";
-  return 0;
+  return ret;
 }
 
 static int

@@ -9,39 +9,9 @@
 #include "commands.h"
 #include "custom-check.h"
 #include "custom-progs.h"
+#include "help.h"
 #include "runtime.h"
 #include "utils.h"
-
-/* The commands entitle acts on; every other one goes to the runtime as is.  */
-static const struct command
-{
-  const char *name;
-  int (*run) (struct shim_s *, entitle_error_t *);
-  bool own;    /* entitle's debug commands: no runtime needed */
-  bool policy; /* applies or computes policy: a bad admin config is an error */
-} commands[] = {
-  { "create", shim_create, false, true },
-  { "run", shim_create, false, true },
-  { "restore", shim_create, false, true },
-  { "exec", shim_exec, false, true },
-  { "features", shim_features, false, false },
-  { "compile", shim_compile, true, true },
-  { "explain", shim_explain, true, true },
-  { "probe", shim_probe_command, true, true },
-  { "checmate", shim_checmate, true, false },
-  { "why", shim_why, true, true },
-  { "inspect", shim_inspect, true, true },
-  { "learn", shim_learn, true, true },
-  { "version", shim_version, false, false },
-  /* dispatch runs these two first: neither needs the admin config (help
-     reads it only to find the runtime, after printing entitle's part).  */
-  { "help", shim_help, true, false },
-  { "__complete", shim_complete, true, false },
-  { "configure", shim_configure, true, true },
-  /* dispatch runs it first too: it checks the admin config, which it
-     must not load (that would only warn).  */
-  { "config", shim_config, true, false },
-};
 
 int
 shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
@@ -52,16 +22,6 @@ shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
   fflush (stdout);
   execv (s->runtime, argv);
   return entitle_make_error (err, errno, "exec `%s`: %s", s->runtime, strerror (errno));
-}
-
-static const struct command *
-find_command (const char *name)
-{
-  size_t i;
-  for (i = 0; name && i < sizeof (commands) / sizeof (commands[0]); i++)
-    if (strcmp (name, commands[i].name) == 0)
-      return &commands[i];
-  return NULL;
 }
 
 /* The wrapped runtime, which runs under its mark from here on (captures
@@ -104,27 +64,49 @@ shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err)
   return ret;
 }
 
+/* A typo of one of entitle's global options or commands (shim/verbs.h
+   has the rule) is an error; anything else unknown is the runtime's.  */
+static void
+check_typos (struct shim_s *s)
+{
+  const char *closest, *c = s->args.command;
+
+  if (s->args.unknown_global && entitle_global_typo (s->args.unknown_global, &closest))
+    {
+      if (closest)
+        shim_usage_error (s, "unknown option `%s`: did you mean `%s`?", s->args.unknown_global, closest);
+      shim_usage_error (s, "unknown option `%s`: entitle's own are --entitle-config and --entitle-profile",
+                        s->args.unknown_global);
+    }
+  /* A global --help is the overview, whatever follows.  */
+  if (!s->args.help && (closest = entitle_verb_typo (c)) != NULL)
+    shim_usage_error (s, "unknown command `%s`: did you mean `%s`?", c, closest);
+}
+
 static int
 dispatch (struct shim_s *s, entitle_error_t *err)
 {
   cleanup_free char *runtime = NULL;
-  const struct command *c;
+  const struct shim_help_s *c;
   int ret;
 
   ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
+  check_typos (s);
   /* Help reads the admin config only if it shows the runtime's help;
-     completion never does.  */
-  if (shim_help_asked (s))
+     completion never does.  A bare `entitle` is entitle's help.  */
+  if (shim_help_asked (s) || (s->args.command == NULL && !s->args.version))
     return shim_help (s, err);
-  c = find_command (s->args.command);
-  if (c && (c->run == shim_complete || c->run == shim_config))
+  c = shim_help_find (s->args.command);
+  if (c && c->run == NULL)
+    c = NULL;
+  if (c && (c->flags & VERB_NO_CONFIG))
     return c->run (s, err);
-  ret = shim_load_config (s, c && c->policy, err);
+  ret = shim_load_config (s, c && (c->flags & VERB_POLICY), err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (c && c->own)
+  if (c && !(c->flags & VERB_RUNTIME))
     return c->run (s, err);
   ret = shim_find_runtime (s, &runtime, err);
   if (UNLIKELY (ret < 0))

@@ -124,15 +124,29 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
   return check_seed_only (ctx, set, probed ? &probe : NULL, reason, err);
 }
 
+static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  (void)err;
+  if (key == KEY_ARG)
+    shim_usage_error (s, "probe: unexpected argument `%s`", value);
+  *(bool *)data = key == KEY_JSON;
+  return 0;
+}
+
 /* entitle probe [--json]: always fresh, straight from the hook.  */
 int
 shim_probe_command (struct shim_s *s, entitle_error_t *err)
 {
   char buf[PATH_MAX];
   const char *hook = entitle_config_hook (s->ctx->config, buf, sizeof (buf));
-  bool json = s->args.command_index + 1 < s->argc && strcmp (s->argv[s->args.command_index + 1], "--json") == 0;
-  char *argv[] = { (char *)hook, (char *)"probe", json ? (char *)"--json" : NULL, NULL };
+  bool json = false;
+  char *argv[] = { (char *)hook, (char *)"probe", NULL, NULL };
+  int ret = shim_parse (s, &json, take_opt, err);
 
+  if (UNLIKELY (ret < 0))
+    return ret;
+  argv[2] = json ? (char *)"--json" : NULL;
   fflush (stdout);
   execv (hook, argv);
   return entitle_make_sys_error (err, "exec `%s`", hook);

@@ -22,6 +22,9 @@ shim_version (struct shim_s *s, entitle_error_t *err)
   int status, ret;
   pid_t pid;
 
+  /* `version`, and a global --version (no command).  */
+  if (s->args.command && (ret = shim_parse (s, NULL, shim_parse_no_args, err)) < 0)
+    return ret;
   fflush (stdout);
   ret = posix_spawn (&pid, s->runtime, NULL, NULL, argv, environ);
   if (UNLIKELY (ret != 0))

@@ -55,29 +55,30 @@ parse_duration (const char *s, double *out)
 }
 
 static int
+take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, entitle_error_t *err)
+{
+  struct why_opts *o = data;
+
+  if (key == KEY_JSON)
+    o->json = true;
+  else if (key == KEY_FOLLOW)
+    o->follow = true;
+  else if (key == KEY_SINCE && !parse_duration (value, &o->since))
+    return entitle_make_error (err, EINVAL, "why: `--since` needs a duration (90s, 10m, 1h, 2d)");
+  else if (key == KEY_ARG && o->id == NULL)
+    o->id = value;
+  else if (key == KEY_ARG)
+    shim_usage_error (s, "why: unexpected argument `%s`", value);
+  return 0;
+}
+
+static int
 parse_opts (struct shim_s *s, struct why_opts *o, entitle_error_t *err)
 {
-  int i;
+  int ret = shim_parse (s, o, take_opt, err);
 
-  for (i = s->args.command_index + 1; i < s->argc; i++)
-    {
-      const char *a = s->argv[i];
-
-      if (strcmp (a, "--json") == 0)
-        o->json = true;
-      else if (strcmp (a, "--follow") == 0)
-        o->follow = true;
-      else if (strcmp (a, "--since") == 0 || strncmp (a, "--since=", 8) == 0)
-        {
-          const char *v = a[7] == '=' ? a + 8 : (i + 1 < s->argc ? s->argv[++i] : NULL);
-          if (v == NULL || !parse_duration (v, &o->since))
-            return entitle_make_error (err, EINVAL, "why: `--since` needs a duration (90s, 10m, 1h, 2d)");
-        }
-      else if (a[0] != '-' && o->id == NULL)
-        o->id = a;
-      else
-        return entitle_make_error (err, EINVAL, "why: unknown argument `%s`", a);
-    }
+  if (UNLIKELY (ret < 0))
+    return ret;
   if (o->follow && o->since > 0)
     return entitle_make_error (err, EINVAL, "why: `--follow` shows the denials from now on, `--since` those before");
   return 0;

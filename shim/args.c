@@ -5,11 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
+#include "verbs.h"
 
-/* Flags that take a value; every other flag is a boolean.  */
-static const char *const global_values[] = { "root", "log", "log-format", "rootless", "criu",
-                                             "cgroup-manager", "log-level", "entitle-config",
-                                             "entitle-profile", NULL };
+/* The global options, entitle's and the runtimes' (shim/commands.def).  */
+static const struct
+{
+  const char *name, *alias;
+  bool value; /* takes one; every other flag is a boolean */
+} globals[] = {
+#define GLOBAL(name, alias, arg, meta, text) { name, alias, arg != ARG_NONE },
+#include "commands.def"
+};
 
 static const char *const create_values[] = { "bundle", "b", "console-socket", "pidfd-socket",
                                              "pid-file", "preserve-fds", "config", "f", NULL };
@@ -54,6 +60,36 @@ in_list (const char *const *list, const char *name, size_t len)
   return false;
 }
 
+static bool
+is (const char *name, size_t len, const char *a, const char *b)
+{
+  return (strlen (a) == len && strncmp (name, a, len) == 0)
+         || (b && strlen (b) == len && strncmp (name, b, len) == 0);
+}
+
+/* The global option @name (@len bytes, without its dashes), or -1.  */
+static int
+find_global (const char *name, size_t len)
+{
+  for (size_t i = 0; i < sizeof (globals) / sizeof (globals[0]); i++)
+    if (is (name, len, globals[i].name + 2, globals[i].alias ? globals[i].alias + 1 : NULL))
+      return (int)i;
+  return -1;
+}
+
+/* Does the flag @name take a value: one of @values, or with @values NULL
+   a global option that does?  */
+static bool
+takes_value (const char *const *values, const char *name, size_t len)
+{
+  int g;
+
+  if (values)
+    return in_list (values, name, len);
+  g = find_global (name, len);
+  return g >= 0 && globals[g].value;
+}
+
 /* One flag at argv[*i]: its name (without dashes) and value, if any.
    Returns false when argv[*i] is not a flag.  */
 static bool
@@ -71,14 +107,14 @@ take_flag (int argc, char *const *argv, int *i, const char *const *values, const
   *value = NULL;
   if (eq)
     *value = eq + 1;
-  else if (in_list (values, arg, *len))
+  else if (takes_value (values, arg, *len))
     {
       if (*i + 1 < argc)
         *value = argv[++*i];
       else
         *missing = true;
     }
-  else if (argv[*i][1] != '-' && *len > 1 && in_list (values, arg, 1))
+  else if (argv[*i][1] != '-' && *len > 1 && takes_value (values, arg, 1))
     {
       /* -bDIR, as getopt reads it for crun.  */
       *len = 1;
@@ -93,13 +129,6 @@ bool_value (const char *value)
 {
   static const char *const no[] = { "0", "f", "F", "false", "FALSE", "False", NULL };
   return value == NULL || !in_list (no, value, strlen (value));
-}
-
-static bool
-is (const char *name, size_t len, const char *a, const char *b)
-{
-  return (strlen (a) == len && strncmp (name, a, len) == 0)
-         || (b && strlen (b) == len && strncmp (name, b, len) == 0);
 }
 
 static void
@@ -158,10 +187,14 @@ entitle_args_parse (int argc, char *const *argv, struct entitle_args_s *a)
   a->command_index = -1;
   for (i = 1; i < argc; i++)
     {
+      const char *flag = argv[i];
+
       if (strcmp (argv[i], "--") == 0)
         i++;
-      else if (take_flag (argc, argv, &i, global_values, &name, &len, &value, &a->missing_value))
+      else if (take_flag (argc, argv, &i, NULL, &name, &len, &value, &a->missing_value))
         {
+          if (a->unknown_global == NULL && find_global (name, len) < 0 && !is (name, len, "V", NULL))
+            a->unknown_global = flag;
           if (is (name, len, "root", NULL))
             a->root = value;
           else if (is (name, len, "log", NULL))
@@ -206,7 +239,7 @@ own_flag (int argc, char *const *argv, int i, int *end)
   bool missing = false;
   int j = i;
 
-  if (!take_flag (argc, argv, &j, global_values, &name, &len, &value, &missing))
+  if (!take_flag (argc, argv, &j, NULL, &name, &len, &value, &missing))
     return false;
   *end = j + 1;
   return is (name, len, "entitle-config", NULL) || is (name, len, "entitle-profile", NULL);

@@ -27,6 +27,9 @@ struct entitle_args_s
   /** --entitle-profile NAME (entitle's own, as above), else NAME when
       entitle runs as entitle-NAME (but entitle-full, -hook, -init), or NULL */
   const char *entitle_profile;
+  /** the first global flag that no row of shim/commands.def names, as
+      given (a runtime's entitle does not know, or a typo), or NULL */
+  const char *unknown_global;
 
   int command_index; /**< argv index of the command, or -1 */
   const char *command;

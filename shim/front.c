@@ -25,6 +25,7 @@
 #include "request-mark.h"
 #include "runtime.h"
 #include "utils.h"
+#include "verbs.h"
 
 #define FULL_NAME "entitle-full"
 
@@ -91,6 +92,27 @@ exec_full (char **argv, entitle_error_t *err)
   return entitle_make_error (err, errno, "exec `%s`: %s", PKGLIBEXECDIR "/" FULL_NAME, strerror (errno));
 }
 
+/* entitle-full's to answer: entitle's own commands (shim/commands.def)
+   but version, which needs the runtime first; help and completion; a bare
+   `entitle` (entitle's help); a typo of one of entitle's commands or
+   global options (an error there, exit status 2).  Every other command is
+   the runtime's, and an unknown one too (shim/verbs.h says which are
+   typos).  */
+static bool
+for_full (const struct entitle_args_s *a)
+{
+  const char *c = a->command, *closest;
+  enum shim_help_kind kind;
+
+  if (a->help || a->command_help || (c == NULL && !a->version))
+    return true;
+  if (a->unknown_global && entitle_global_typo (a->unknown_global, &closest))
+    return true;
+  if (entitle_verb_find (c, &kind))
+    return (kind == HELP_OWN || kind == HELP_HIDDEN) && !is (c, "version");
+  return entitle_verb_typo (c) != NULL;
+}
+
 /* The commands that apply policy fail on a bad admin config (entitle's
    own, which read it too, fail in entitle-full).  Every other command
    reaches the runtime regardless (DESIGN §7: containers are never
@@ -115,12 +137,8 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   ret = entitle_runtime_check_loop (err);
   if (UNLIKELY (ret < 0))
     return ret;
-  /* entitle's own commands, help and completion: entitle-full reads the
-     admin config itself, where they need it.  */
-  if (a->help || a->command_help || is (c, "help") || is (c, "__complete") || is (c, "compile")
-      || is (c, "explain") || is (c, "probe") || is (c, "configure") || is (c, "config") || is (c, "checmate")
-      || is (c, "why")
-      || is (c, "inspect") || is (c, "learn"))
+  /* entitle-full reads the admin config itself, where it needs it.  */
+  if (for_full (a))
     return exec_full (argv, err);
   ret = entitle_config_open (cfg, a->entitle_config, a->entitle_profile, &cfg_err);
   if (UNLIKELY (ret < 0) && needs_config (c))

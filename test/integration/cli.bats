@@ -38,7 +38,7 @@ after_line() {
 }
 
 @test "help: each of entitle's commands has --help, -h and help COMMAND, listing its options" {
-  for c in explain compile probe checmate inspect version help; do
+  for c in explain compile probe checmate why learn inspect config configure version help; do
     run --separate-stderr "$ENTITLE" "$c" --help
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
@@ -150,7 +150,8 @@ complete_line() {
   complete_line "$E ex"
   [ "$reply" = "explain exec" ]
   complete_line "$E "
-  [[ " $reply " == *" explain compile probe checmate why learn inspect config version help create run restore exec features "* ]]
+  [[ " $reply " == *" explain compile probe checmate why learn inspect config configure version help create run restore exec features "* ]]
+  [[ " $reply " != *" __complete "* ]]
   [[ " $reply " == *" kill "* ]]
   complete_line "$E --entitle-c"
   [ "$reply" = "--entitle-config" ]
@@ -339,7 +340,7 @@ teardown() {
 
 @test "man pages: entitle(8) names every command and option --help lists" {
   page="$SRCDIR/man/entitle.8"
-  for c in explain compile probe checmate inspect config version help create run restore exec features; do
+  for c in explain compile probe checmate why learn inspect config configure version help create run restore exec features; do
     grep -Eq "^\.(B|BR|TP).*\b$c\b" "$page"
     for o in $("$ENTITLE" "$c" --help | sed -n '/^Options/,/^$/p' | grep -o -- '--[a-z-]*' | sort -u); do
       if ! grep -q -- "${o//-/\\\\-}" "$page"; then
@@ -352,4 +353,186 @@ teardown() {
     grep -q -- "${o//-/\\\\-}" "$page"
   done
   grep -q '^\.SH EXAMPLES' "$page"
+}
+
+# same_as_runc WORD...: entitle WORD... prints what runc WORD... prints (its
+# log lines' time aside) and exits as it does.
+same_as_runc() {
+  local want got want_out got_out
+  want_out=$("$RUNC_BIN" "$@" 2>&1 | sed 's/^time="[^"]*" //')
+  got_out=$("$ENTITLE" "$@" 2>&1 | sed 's/^time="[^"]*" //')
+  want=$("$RUNC_BIN" "$@" >/dev/null 2>&1; echo $?)
+  got=$("$ENTITLE" "$@" >/dev/null 2>&1; echo $?)
+  if [ "$got" != "$want" ] || [ "$got_out" != "$want_out" ]; then
+    printf 'entitle %s: status %s, runc: %s
+%s
+--- runc:
+%s
+' "$*" "$got" "$want" "$got_out" "$want_out" >&2
+    return 1
+  fi
+}
+
+# usage_error MESSAGE: the last command exited with 2, said MESSAGE on
+# stderr as entitle's one line, and nothing on stdout.
+usage_error() {
+  if [ "$status" -ne 2 ] || [ -n "$output" ] || [ "$stderr" != "entitle: $1" ]; then
+    printf 'status %s, stdout: %s\nexpected on stderr: entitle: %s\ngot: %s\n' "$status" "$output" "$1" "$stderr" >&2
+    return 1
+  fi
+}
+
+@test "cli: a bare entitle prints entitle's help, configure included, and says the runtime's commands pass through" {
+  run --separate-stderr "$ENTITLE"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "${lines[0]}" = "Usage: entitle [global options] COMMAND [options] [arguments]" ]
+  printf '%s\n' "$output" | grep -q '^  configure  '
+  [[ "$output" == *"The runtime's commands (start, kill, delete, ps, ...) pass through to it"* ]]
+  # entitle's alone: not the runtime's help after it.
+  [[ "$output" != *"The runtime's commands and options"* ]]
+  # --help lists configure too, and configure has its own help.
+  run --separate-stderr "$ENTITLE" --help
+  printf '%s\n' "$output" | grep -q '^  configure  '
+  run --separate-stderr "$ENTITLE" configure --help
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [[ "${lines[0]}" == "Usage: entitle [global options] configure containerd|docker|podman|crio"* ]]
+  for o in --profile --config --binary --drop-in --remove --set-as-default --in-place --dry-run; do
+    printf '%s\n' "$output" | grep -q -- "^  $o "
+  done
+}
+
+@test "cli: a typo of an entitle command exits 2 naming the closest; the runtime's commands and other words pass through" {
+  run --separate-stderr "$ENTITLE" explian network.none
+  usage_error 'unknown command `explian`: did you mean `explain`?'
+  run --separate-stderr "$ENTITLE" --root "$BATS_TEST_TMPDIR/root" configur containerd
+  usage_error 'unknown command `configur`: did you mean `configure`?'
+  run --separate-stderr "$ENTITLE" wyh
+  usage_error 'unknown command `wyh`: did you mean `why`?'
+  run --separate-stderr "$ENTITLE" help explian
+  usage_error 'help: unknown command `explian`: did you mean `explain`?'
+  # runc's `h` (help) is a runtime's command, and a word far from every
+  # command of entitle's is the runtime's to refuse: its output, its
+  # status.
+  same_as_runc h
+  same_as_runc frobnicate
+  same_as_runc list --quiet
+  same_as_runc spec --help
+}
+
+@test "cli: a typo of an entitle global option exits 2 naming it; the runtimes' global options still pass through" {
+  run --separate-stderr "$ENTITLE" --entitle-confg "$BATS_TEST_TMPDIR/e.json" list
+  usage_error 'unknown option `--entitle-confg`: did you mean `--entitle-config`?'
+  run --separate-stderr "$ENTITLE" --entitle-profil=x list
+  usage_error 'unknown option `--entitle-profil=x`: did you mean `--entitle-profile`?'
+  run --separate-stderr "$ENTITLE" --entitle-frobnicate list
+  usage_error 'unknown option `--entitle-frobnicate`: entitle'"'"'s own are --entitle-config and --entitle-profile'
+  # runc's and crun's global options before the command: the runtime's.
+  root=$BATS_TEST_TMPDIR/root
+  want=$("$RUNC_BIN" --root "$root" --log "$BATS_TEST_TMPDIR/log" --log-format json --debug --systemd-cgroup list 2>&1)
+  [ "$("$ENTITLE" --root "$root" --log "$BATS_TEST_TMPDIR/log" --log-format json --debug --systemd-cgroup list 2>&1)" = "$want" ]
+  [ "$("$ENTITLE" --rootless false --root="$root" list -q 2>&1)" = "$("$RUNC_BIN" --rootless false --root="$root" list -q 2>&1)" ]
+  # crun's --cgroup-manager, and an option no runtime has: runc's to
+  # refuse, in its words and with its status.
+  same_as_runc --cgroup-manager=cgroupfs --root "$root" list
+  same_as_runc --frobnicate --root "$root" list
+}
+
+@test "cli: an unknown option or a missing value of entitle's commands exits 2, naming the closest option" {
+  run --separate-stderr "$ENTITLE" probe --bogus
+  usage_error 'probe: unknown option `--bogus` (`entitle probe --help` lists them)'
+  run --separate-stderr "$ENTITLE" explain --jsno network.none
+  usage_error 'explain: unknown option `--jsno`: did you mean `--json`?'
+  run --separate-stderr "$ENTITLE" compile --dif
+  usage_error 'compile: unknown option `--dif`: did you mean `--diff`?'
+  run --separate-stderr "$ENTITLE" why --follw
+  usage_error 'why: unknown option `--follw`: did you mean `--follow`?'
+  run --separate-stderr "$ENTITLE" inspect --jsn 1
+  usage_error 'inspect: unknown option `--jsn`: did you mean `--json`?'
+  run --separate-stderr "$ENTITLE" learn --writ
+  usage_error 'learn: unknown option `--writ`: did you mean `--write`?'
+  run --separate-stderr "$ENTITLE" configure containerd --dryrun
+  usage_error 'configure: unknown option `--dryrun`: did you mean `--dry-run`?'
+  run --separate-stderr "$ENTITLE" config check --jsn
+  usage_error 'config: unknown option `--jsn`: did you mean `--json`?'
+  run --separate-stderr "$ENTITLE" explain --score --max
+  usage_error 'explain: `--max` needs a value (SCORE)'
+  run --separate-stderr "$ENTITLE" probe --json=yes
+  usage_error 'probe: `--json` takes no value'
+  run --separate-stderr "$ENTITLE" probe extra
+  usage_error 'probe: unexpected argument `extra`'
+  run --separate-stderr "$ENTITLE" version extra
+  usage_error 'version: unexpected argument `extra`'
+}
+
+@test "cli: --json is one switch, anywhere on the line, on every command that reports" {
+  run --separate-stderr "$ENTITLE" explain network.none --json
+  [ "$status" -eq 0 ]
+  jq -e 'length == 1 and .[0].name == "network.none"' <<<"$output"
+  [ "$("$ENTITLE" explain --json network.none | jq -c .)" = "$(jq -c . <<<"$output")" ]
+  for c in explain probe why learn inspect config; do
+    "$ENTITLE" "$c" --help | grep -q -- '^  --json  *print JSON$'
+  done
+  # config check, as the others: a document on stdout, exit 1 when bad.
+  echo '{"defaults": ["network.none"]}' >"$BATS_TEST_TMPDIR/good.json"
+  run --separate-stderr "$ENTITLE" config check "$BATS_TEST_TMPDIR/good.json" --json
+  [ "$status" -eq 0 ]
+  jq -e --arg f "$BATS_TEST_TMPDIR/good.json" '.file == $f and .ok == true and .errors == []' <<<"$output"
+  echo '{"defaults": ["network.nne"]}' >"$BATS_TEST_TMPDIR/bad.json"
+  run --separate-stderr "$ENTITLE" config check --json "$BATS_TEST_TMPDIR/bad.json"
+  [ "$status" -eq 1 ]
+  [ -z "$stderr" ]
+  jq -e '.ok == false and (.errors | length) >= 1' <<<"$output"
+}
+
+# synopsis: entitle(8)'s SYNOPSIS as text, one form a line (at each .br):
+# the font macros' words, alternating ones joined without a space.
+synopsis() {
+  awk '
+    function words(s,   out, n, w, q) {
+      n = 0
+      while (s != "") {
+        sub(/^ +/, "", s)
+        if (s == "") break
+        if (substr(s, 1, 1) == "\"") { q = index(substr(s, 2), "\""); w = substr(s, 2, q - 1); s = substr(s, q + 2) }
+        else { q = index(s, " "); if (q == 0) q = length(s) + 1; w = substr(s, 1, q - 1); s = substr(s, q + 1) }
+        out[++n] = w
+      }
+      return n
+    }
+    /^\.SH SYNOPSIS/ { on = 1; next }
+    on && /^\.SH/ { if (line != "") print line; exit }
+    !on { next }
+    /^\.br/ { print line; line = ""; next }
+    {
+      m = $1; rest = substr($0, length(m) + 2)
+      n = words(rest, w); text = ""
+      for (i = 1; i <= n; i++) text = text (length(m) == 3 || i == 1 ? "" : " ") w[i]
+      line = line (line == "" ? "" : " ") text
+    }' "$1" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g' -e 's/  */ /g' -e 's/ *| */|/g'
+}
+
+@test "cli: help, completion and entitle(8)'s SYNOPSIS agree with the table of commands" {
+  man=$(synopsis "$SRCDIR/man/entitle.8")
+  own=$("$ENTITLE" --help | sed -n '/^entitle.s commands:/,/^Commands entitle acts on/p' | awk '/^  [a-z]/ { print $1 }')
+  [ -n "$own" ]
+  for c in $own; do
+    # The forms --help shows are the man page's, and the man page has no other.
+    want=$("$ENTITLE" "$c" --help | sed -n 's/^\(Usage:\)\{0,1\} *entitle \[global options\] //p' |
+      sed -e 's/  */ /g' -e 's/ *| */|/g' -e 's/ $//')
+    got=$(grep -E "^entitle $c( |$)" <<<"$man" | sed -e 's/^entitle //' -e 's/ $//')
+    if [ "$want" != "$got" ]; then
+      printf '%s: --help says\n%s\nentitle(8) says\n%s\n' "$c" "$want" "$got" >&2
+      false
+    fi
+    # Completion offers exactly the options --help lists.
+    opts=$("$ENTITLE" "$c" --help | sed -n '/^Options:$/,$p' | grep -o -- '^  \(-[a-z], \)\{0,1\}--[a-z-]*' |
+      grep -o -- '--[a-z-]*' | sort)
+    [ "$("$ENTITLE" __complete "$c" -- | tail -n +2 | sort)" = "$opts" ]
+  done
+  # Every command of entitle's the man page names is the table's.
+  for c in $(awk '$1 == "entitle" && $2 ~ /^[a-z]/ { print $2 }' <<<"$man" | sort -u); do
+    grep -qx "$c" <<<"$own"
+  done
 }

@@ -15,12 +15,12 @@ check() {
 }
 
 # errors LINE...: the check failed with exactly these lines on stderr
-# (each after "entitle: "), nothing on stdout.
+# (each after "entitle: "), nothing on stdout; exit status 1, or $want_status.
 errors() {
   local want got
   want=$(printf 'entitle: %s\n' "$@")
   got=$(printf '%s\n' "${stderr_lines[@]}")
-  if [ "$status" -ne 1 ] || [ -n "$output" ] || [ "$want" != "$got" ]; then
+  if [ "$status" -ne "${want_status:-1}" ] || [ -n "$output" ] || [ "$want" != "$got" ]; then
     printf 'status %s, stdout:\n%s\nexpected on stderr:\n%s\ngot:\n%s\n' "$status" "$output" "$want" "$got" >&2
     return 1
   fi
@@ -146,11 +146,11 @@ EOF
   errors "config check: open \`$BATS_TEST_TMPDIR/none.json\`: No such file or directory"
 }
 
-@test "config check: a missing or unknown subcommand, an extra argument: one line, exit 1" {
+@test "config check: a missing or unknown subcommand, an extra argument: one line, exit 2 (the command line's)" {
   run --separate-stderr "$ENTITLE" config
-  errors "config: a command is needed: the command is \`entitle config check [FILE]\`"
+  want_status=2 errors "config: a command is needed: the command is \`entitle config check [FILE]\`"
   run --separate-stderr "$ENTITLE" config chek
-  errors "config: unknown command \`chek\`: the command is \`entitle config check [FILE]\`"
+  want_status=2 errors "config: unknown command \`chek\`: the command is \`entitle config check [FILE]\`"
   check a.json b.json
-  errors "config check: unexpected argument \`b.json\`"
+  want_status=2 errors "config check: unexpected argument \`b.json\`"
 }

@@ -181,7 +181,7 @@ refused_untouched() {
   run --separate-stderr "$ENTITLE" configure --dry-run
   refused_untouched "name the engine: containerd, docker, podman, crio"
   conf containerd "$T/dotted.toml" --bogus
-  refused_untouched "unknown argument \`--bogus\`"
+  refused_untouched "unknown option \`--bogus\`"
   conf containerd "$T/dotted.toml"
   refused_untouched "\`$T/dotted.toml\` line 3: table" "is made by a dotted key or an inline table, which entitle configure does not edit"
   conf containerd "$T/broken.toml"

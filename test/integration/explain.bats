@@ -113,7 +113,8 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
 @test "explain: bad arguments get one line and a non-zero exit" {
   run --separate-stderr "$ENTITLE" explain --frob network.none
   [ "$status" -ne 0 ]
-  [ "$stderr" = 'entitle: explain: unknown option `--frob`' ]
+  [ "$status" -eq 2 ]
+  [ "$stderr" = 'entitle: explain: unknown option `--frob` (`entitle explain --help` lists them)' ]
   run --separate-stderr "$ENTITLE" explain --score network.none
   [ "$status" -ne 0 ]
   [ "$stderr" = 'entitle: explain --score: unexpected argument `network.none`' ]

@@ -95,7 +95,7 @@ static const struct shim_option_s configure_options[] = {
   { "--remove", NULL, ARG_NONE, NULL, "take out what configure added", KEY_REMOVE },
   { "--set-as-default", NULL, ARG_NONE, NULL, "make entitle the engine's default runtime", KEY_SET_AS_DEFAULT },
   { "--in-place", NULL, ARG_NONE, NULL, "edit the engine's main configuration, not a drop-in", KEY_IN_PLACE },
-  { "--dry-run", NULL, ARG_NONE, NULL, "print what would change; change nothing", KEY_DRY_RUN },
+  { "--dry-run", NULL, ARG_NONE, NULL, "print a diff of what would change, and the symlinks; change nothing", KEY_DRY_RUN },
   HELP_OPTION,
   END_OPTIONS,
 };

@@ -41,8 +41,12 @@ setup_file() {
   mkdir "$CRI_DIR/bin"
   ln -s "$(realpath "$ENTITLE")" "$CRI_DIR/bin/entitle"
   echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$CRI_DIR/entitle.json"
+  # The runtimes in a drop-in config.toml imports, entitle the default
+  # handler; config.toml is the private one and that imports line.
+  cp "$CRI_DIR/config.toml" "$CRI_DIR/config.toml.orig"
   ENTITLE_CONFIG="$CRI_DIR/entitle.json" "$ENTITLE" configure containerd --config "$CRI_DIR/config.toml" \
-    --binary "$CRI_DIR/bin/entitle" --profile confined >"$CRI_DIR/configure.out"
+    --drop-in "$CRI_DIR/conf.d/entitle.toml" --binary "$CRI_DIR/bin/entitle" --profile confined \
+    --set-as-default >"$CRI_DIR/configure.out"
   # containerd passes its environment to the runc shim and so to entitle:
   # the admin config of this file, never the host's.
   ENTITLE_CONFIG="$CRI_DIR/entitle.json" containerd_start "$CRI_DIR" || return 1
@@ -89,8 +93,13 @@ pod() {
 
 SCRIPT=$ENGINE_SCRIPT
 
+@test "CRI: config.toml holds one line more than before, the imports of entitle's drop-in" {
+  [ "$(diff "$CRI_DIR/config.toml.orig" "$CRI_DIR/config.toml")" = "0a1
+> imports = [\"$CRI_DIR/conf.d/entitle.toml\"]" ]
+}
+
 @test "CRI: the entitle handler runs a pod without the annotation exactly as runc does" {
-  pod plain -- /bin/sh -c "$SCRIPT"
+  pod plain --runtime-handler runc -- /bin/sh -c "$SCRIPT"
   [ "$status" -eq 0 ]
   runc_log=$log
   [ "${lines[2]}" = "exit 0" ]
@@ -109,8 +118,20 @@ SCRIPT=$ENGINE_SCRIPT
   [ "$(sed -n 1,2p <<<"$log")" = "$(printf 'EPERM\nok')" ]
   # The same annotation through a handler without pod_annotations never
   # reaches the runtime: containerd drops it.
-  pod annotated --annotation io.entitle.entitlements=network.none -- /bin/sh -c "$SCRIPT"
+  pod annotated --runtime-handler runc --annotation io.entitle.entitlements=network.none -- /bin/sh -c "$SCRIPT"
   [ "$(sed -n 1p <<<"$log")" = ok ]
+}
+
+@test "CRI: --set-as-default: a pod that names no handler runs through entitle, as runc without an annotation" {
+  pod plain --runtime-handler runc -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  runc_log=$log
+  pod default -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  [ "$log" = "$runc_log" ]
+  pod default --annotation io.entitle.entitlements=network.none -- /bin/sh -c "$SCRIPT"
+  [ "$status" -eq 0 ]
+  [ "$(sed -n 1,2p <<<"$log")" = "$(printf 'EPERM\nok')" ]
 }
 
 @test "CRI: the entitle-confined handler (a RuntimeClass) confines a pod that asks for nothing" {

@@ -27,11 +27,10 @@ setup() {
   mkdir "$BATS_TEST_TMPDIR/bin"
   ln -s "$(realpath "$ENTITLE")" "$BATS_TEST_TMPDIR/bin/entitle"
   run --separate-stderr env ENTITLE_CONFIG="$BATS_TEST_TMPDIR/entitle.json" "$ENTITLE" configure containerd \
-    --config "$BATS_TEST_TMPDIR/config.toml" --binary "$BATS_TEST_TMPDIR/bin/entitle" \
-    $(printf -- '--profile %s ' "${profiles[@]}") --dry-run
+    --config "$BATS_TEST_TMPDIR/config.toml" --drop-in "$BATS_TEST_TMPDIR/conf.d/entitle.toml" \
+    --binary "$BATS_TEST_TMPDIR/bin/entitle" $(printf -- '--profile %s ' "${profiles[@]}")
   [ "$status" -eq 0 ]
-  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/written.toml"
-  run "$PYTHON" "$CHECK" "$DEPLOY" check "$BATS_TEST_TMPDIR/written.toml"
+  run "$PYTHON" "$CHECK" "$DEPLOY" check "$BATS_TEST_TMPDIR/conf.d/entitle.toml"
   if [ "$status" -ne 0 ]; then
     echo "$output" >&2
     false

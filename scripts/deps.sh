@@ -11,7 +11,10 @@
 # (the CNI bridge of the CRI pods), protobuf-compiler, python3-grpcio and
 # python3-protobuf (the CRI client); python3-yaml: the check of
 # deploy/kubernetes/; qemu-system-x86, kmod and cpio: make check-kernels
-# (test/kernels/: Debian's kernels booted under QEMU, never installed).
+# (test/kernels/: Debian's kernels booted under QEMU, never installed);
+# nodejs, node-js-yaml and npm: the admission policy's CEL test
+# (test/integration/admission.bats), whose evaluator npm ci installs from
+# test/kubernetes/cel/package-lock.json.
 set -eu
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -22,7 +25,16 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	libseccomp-dev libbpf-dev libelf-dev libyajl-dev libcap-dev libselinux1-dev libcmocka-dev \
 	clang llvm bpftool clang-format \
 	runc crun containerd busybox-static bats jq diffutils iproute2 util-linux groff-base \
-	node-ajv golang-github-opencontainers-specs-dev tcpdump \
+	nodejs node-ajv node-js-yaml golang-github-opencontainers-specs-dev tcpdump \
 	libclang-rt-dev valgrind protobuf-compiler \
 	docker.io podman containernetworking-plugins python3-grpcio python3-protobuf python3-yaml \
 	qemu-system-x86 kmod cpio
+# A node that brings its own npm (NodeSource's nodejs conflicts with
+# Debian's npm) keeps it.
+command -v npm >/dev/null || $SUDO apt-get install -y -q --no-install-recommends npm
+# The pinned packages, again only when the lock file is newer than what
+# npm ci last installed.
+cel="$(dirname "$0")/../test/kubernetes/cel"
+if [ ! "$cel/node_modules/.package-lock.json" -nt "$cel/package-lock.json" ]; then
+	(cd "$cel" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+fi

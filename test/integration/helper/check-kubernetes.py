@@ -11,7 +11,9 @@
 #        that the RuntimeClass handlers are exactly the runtimes the
 #        containerd config TOML (what `entitle configure containerd`
 #        wrote for those profiles) has, entitle and entitle-PROFILE for
-#        each profile of the ConfigMap
+#        each profile of the ConfigMap; that the admission policy's
+#        binding (admission-policy.yaml) names it and refuses (what the
+#        policy decides is test/integration/admission.bats')
 #
 # A failed check prints one line per problem and exits 1.
 
@@ -24,7 +26,9 @@ import tomllib
 import yaml
 
 NAMESPACE = "entitle-system"
-API = {"Namespace": "v1", "ConfigMap": "v1", "RuntimeClass": "node.k8s.io/v1", "DaemonSet": "apps/v1"}
+API = {"Namespace": "v1", "ConfigMap": "v1", "RuntimeClass": "node.k8s.io/v1", "DaemonSet": "apps/v1",
+       "ValidatingAdmissionPolicy": "admissionregistration.k8s.io/v1",
+       "ValidatingAdmissionPolicyBinding": "admissionregistration.k8s.io/v1"}
 
 
 def load(directory):
@@ -97,6 +101,16 @@ def check_runtimeclasses(docs, toml_path, problems):
                         % (sorted(runtimes), sorted(handlers)))
 
 
+def check_admission(docs, problems):
+    policy = one(docs, "ValidatingAdmissionPolicy")
+    binding = one(docs, "ValidatingAdmissionPolicyBinding")
+    if binding["spec"].get("policyName") != policy["metadata"]["name"]:
+        problems.append("the ValidatingAdmissionPolicyBinding binds %s, not the policy %s"
+                        % (binding["spec"].get("policyName"), policy["metadata"]["name"]))
+    if "Deny" not in binding["spec"].get("validationActions", []):
+        problems.append("the ValidatingAdmissionPolicyBinding does not deny")
+
+
 def check_installer(docs, problems):
     ds = one(docs, "DaemonSet")
     spec = ds["spec"]["template"]["spec"]
@@ -130,6 +144,7 @@ def main():
         check_objects(docs, problems)
         check_runtimeclasses(docs, sys.argv[3], problems)
         check_installer(docs, problems)
+        check_admission(docs, problems)
         for p in problems:
             print(p)
         return 1 if problems else 0

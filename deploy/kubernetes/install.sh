@@ -112,7 +112,8 @@ profiles() {
 # Kubernetes wants a DNS label (RFC 1123, at most 63 bytes).
 check_config() {
   if ! out=$(ENTITLE_CONFIG='' "$TOOL/entitle" config check "$1" 2>&1); then
-    fail "the admin config $CONFIG_SOURCE is refused, nothing installed: $(echo "$out" | sed 's/^entitle: //' | paste -sd';' -)"
+    fail "the admin config $CONFIG_SOURCE is refused, nothing installed: $(echo "$out" |
+      sed "s/^entitle: //; s|\`$1\`|\`$CONFIG_SOURCE\`|g" | paste -sd';' -)"
   fi
   bad=$(profiles "$1" | grep -vxE '[a-z0-9]([-a-z0-9]{0,53}[a-z0-9])?' | head -n1) || true
   [ -z "$bad" ] ||

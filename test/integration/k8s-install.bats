@@ -162,21 +162,47 @@ wait_for_lines() {
   [ "$(sha256sum "$K8S_ROOT/etc/containerd/config.toml" "$K8S_ROOT/etc/containerd/conf.d/entitle.toml")" = "$sums" ]
 }
 
+# tree_sums: every name under ROOT, and every file's hash.
+tree_sums() {
+  (cd "$K8S_ROOT" && find . | sort && find . -type f -exec sha256sum {} + | sort)
+}
+
+# unreachable_api: CRI_DIR/kubeconfig, an API server that refuses every
+# connection (nothing listens on port 1).
+unreachable_api() {
+  printf '%s\n' 'apiVersion: v1' 'kind: Config' 'current-context: c' \
+    'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]' \
+    'contexts: [{name: c, context: {cluster: c, user: u}}]' 'users: [{name: u, user: {}}]' \
+    >"$CRI_DIR/kubeconfig"
+}
+
+@test "install: the node's label, where an API is given and does not answer, fails the install (the pod tries again)" {
+  require_tools kubectl kubectl
+  unreachable_api
+  run --separate-stderr env NODE_NAME=node-1 KUBECONFIG="$CRI_DIR/kubeconfig" ENTITLE_ROOT="$K8S_ROOT" \
+    ENTITLE_PREFIX="$PREFIX" ENTITLE_STAGING="$STAGING" ENTITLE_CONFIG_SOURCE="$CRI_DIR/config/entitle.json" \
+    ENTITLE_RESTART="$CRI_DIR/restart.sh" "$INSTALL" install
+  [ "$status" -eq 1 ]
+  [ "${stderr_lines[-1]}" = "entitle: install.sh: kubectl label node node-1 entitle.io/ready=true failed" ]
+}
+
 @test "install: an admin config entitle config check refuses is never put in place, and nothing else changes" {
-  local sums
-  sums=$(cd "$K8S_ROOT" && find . -type f -exec sha256sum {} + | sort)
+  local sums long
+  sums=$(tree_sums)
   configmap '{"grant": ["securty.admin"], "profiles": {"confined": ["network.none"]}}'
   installer install
   [ "$status" -eq 1 ]
   [ "${#stderr_lines[@]}" -eq 1 ]
-  [[ "$stderr" == "entitle: install.sh: the admin config $CRI_DIR/config/entitle.json is refused, nothing installed: "*"unknown entitlement \`securty.admin\`: did you mean \`security.admin\`?"* ]]
-  [ "$(cd "$K8S_ROOT" && find . -type f -exec sha256sum {} + | sort)" = "$sums" ]
-  # A profile Kubernetes could not name as a handler is refused too.
-  configmap '{"profiles": {"Web_1": ["network.none"]}}'
+  [[ "$stderr" == "entitle: install.sh: the admin config $CRI_DIR/config/entitle.json is refused, nothing installed: \`$CRI_DIR/config/entitle.json\`: "*"unknown entitlement \`securty.admin\`: did you mean \`security.admin\`?"* ]]
+  [ "$(tree_sums)" = "$sums" ]
+  # A profile entitle takes but Kubernetes could not name as a handler
+  # (a DNS label: 63 bytes with the "entitle-") is refused too.
+  long=$(printf 'p%.0s' {1..56})
+  configmap "{\"profiles\": {\"$long\": [\"network.none\"]}}"
   installer install
   [ "$status" -eq 1 ]
-  [[ "$stderr" == "entitle: install.sh: profile \`Web_1\` of $CRI_DIR/config/entitle.json cannot be a RuntimeClass handler entitle-Web_1 "* ]]
-  [ "$(cd "$K8S_ROOT" && find . -type f -exec sha256sum {} + | sort)" = "$sums" ]
+  [ "$stderr" = "entitle: install.sh: profile \`$long\` of $CRI_DIR/config/entitle.json cannot be a RuntimeClass handler entitle-$long (lowercase letters, digits and '-', at most 55 bytes); nothing installed" ]
+  [ "$(tree_sums)" = "$sums" ]
   "$PYTHON" "$CHECK" "$ENTITLE_SRCDIR/deploy/kubernetes" config >"$CRI_DIR/config/entitle.json"
 }
 
@@ -206,6 +232,18 @@ wait_for_lines() {
   pod web --runtime-handler entitle-web -- /bin/true
   [ "$status" -eq 1 ]
   [[ "$stderr" == *'no runtime for "entitle-web" is configured'* ]]
+}
+
+@test "uninstall: the label comes off first: where that fails, nothing else is touched" {
+  local sums
+  require_tools kubectl kubectl
+  unreachable_api
+  sums=$(tree_sums)
+  run --separate-stderr env NODE_NAME=node-1 KUBECONFIG="$CRI_DIR/kubeconfig" ENTITLE_ROOT="$K8S_ROOT" \
+    ENTITLE_PREFIX="$PREFIX" ENTITLE_STAGING="$STAGING" ENTITLE_RESTART="$CRI_DIR/restart.sh" "$INSTALL" uninstall
+  [ "$status" -eq 1 ]
+  [ "${stderr_lines[-1]}" = "entitle: install.sh: kubectl label node node-1 entitle.io/ready- failed" ]
+  [ "$(tree_sums)" = "$sums" ]
 }
 
 @test "uninstall: containerd's config byte for byte as recorded, no program, link or admin config left; runc runs pods" {

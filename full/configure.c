@@ -8,31 +8,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "configure.h"
 #include "engines.h"
 #include "file.h"
 #include "utils.h"
 
-/* entitle configure ENGINE [--profile NAME]... [--config FILE]
-   [--binary PATH] [--dry-run]: register entitle, and one runtime per
-   profile, in the engine's config (DESIGN §7), as nvidia-ctk runtime
-   configure does.  A second run changes nothing; the file is replaced
-   atomically after a copy of it is kept as FILE.entitle-backup; any error
-   leaves it as it was.  */
+/* entitle configure ENGINE [--profile NAME]... [--drop-in FILE]
+   [--config FILE] [--in-place] [--binary PATH] [--set-as-default]
+   [--remove] [--dry-run]: register entitle, and one runtime per profile,
+   with the engine (DESIGN §7), as nvidia-ctk runtime configure does: in a
+   drop-in the engine reads (containerd's through one `imports` entry of
+   its config), or in the config itself (Docker, --in-place), replaced
+   atomically after a copy of it is kept as FILE.entitle-backup.  A second
+   run changes nothing; --remove undoes it byte for byte; any error
+   leaves every file as it was.  */
 
-#define BACKUP_SUFFIX ".entitle-backup"
-
-/* An engine config is small: containerd's full default is 8 KiB.  */
-#define MAX_ENGINE_CONFIG (1024 * 1024)
-
-#define MAX_PROFILES 64
+#define MAX_PROFILES (CONFIGURE_MAX_LINKS - 1)
 
 struct configure_opts
 {
   const struct entitle_engine_s *engine;
-  const char *config, *binary;
+  const char *config, *binary, *drop_in;
   char *profiles[MAX_PROFILES + 1];
   size_t n_profiles;
-  bool dry_run;
+  bool dry_run, in_place, remove, set_default;
 };
 
 /* The value of option @name in @a (`--name=V`) or the next argument
@@ -67,6 +66,25 @@ add_profile (struct configure_opts *o, const char *name, entitle_error_t *err)
   return 0;
 }
 
+/* The options that cannot go together.  */
+static int
+check_modes (const struct configure_opts *o, entitle_error_t *err)
+{
+  const char *name = o->engine->name;
+
+  if (o->drop_in && (o->in_place || o->engine->drop_in == NULL))
+    return entitle_make_error (err, EINVAL, "configure: %s", o->in_place ? "`--drop-in` or `--in-place`, not both" : "Docker reads no drop-ins: no `--drop-in`");
+  if (o->remove && (o->n_profiles || o->set_default))
+    return entitle_make_error (err, EINVAL, "configure: `--remove` takes out every runtime of entitle: no `--%s`",
+                               o->n_profiles ? "profile" : "set-as-default");
+  if (o->remove && (o->in_place || (o->config && !o->engine->imports && o->engine->drop_in && !o->drop_in)))
+    return entitle_make_error (err, EINVAL,
+                               "configure: `--remove` undoes a drop-in (and Docker's daemon.json); "
+                               "an edit in place of %s's config is undone with its " CONFIGURE_BACKUP_SUFFIX,
+                               name);
+  return 0;
+}
+
 static int
 parse_opts (struct shim_s *s, struct configure_opts *o, entitle_error_t *err)
 {
@@ -78,6 +96,14 @@ parse_opts (struct shim_s *s, struct configure_opts *o, entitle_error_t *err)
       const char *a = s->argv[i], *v;
       if (strcmp (a, "--dry-run") == 0)
         o->dry_run = true;
+      else if (strcmp (a, "--in-place") == 0)
+        o->in_place = true;
+      else if (strcmp (a, "--remove") == 0)
+        o->remove = true;
+      else if (strcmp (a, "--set-as-default") == 0)
+        o->set_default = true;
+      else if ((v = option_value (s, &i, "drop-in", err)) != NULL)
+        o->drop_in = v;
       else if ((v = option_value (s, &i, "profile", err)) != NULL)
         {
           if (add_profile (o, v, err) < 0)
@@ -102,7 +128,7 @@ parse_opts (struct shim_s *s, struct configure_opts *o, entitle_error_t *err)
       entitle_engine_names (names, sizeof names);
       return entitle_make_error (err, EINVAL, "configure: name the engine: %s", names);
     }
-  return 0;
+  return check_modes (o, err);
 }
 
 /* Every profile named must be one the admin config defines: the engine
@@ -132,16 +158,15 @@ check_binary (const char *binary, entitle_error_t *err)
   return 0;
 }
 
-/* The symlink entitle-PROFILE beside entitle: there already, or @make it
-   (relative, so that it follows entitle wherever the directory is
-   mounted).  Anything else by that name is an error.  */
+/* The symlink entitle-PROFILE beside entitle: there already (false), to
+   make (true).  Anything else by that name is an error.  */
 static int
-profile_link (const char *link, const char *binary, bool make, entitle_error_t *err)
+profile_link (const char *link, const char *binary, bool *make, entitle_error_t *err)
 {
-  cleanup_free char *copy = strdup (binary);
   struct stat want, got;
 
-  if (copy == NULL || stat (binary, &want) < 0)
+  *make = false;
+  if (stat (binary, &want) < 0)
     return entitle_make_error (err, errno, "configure: stat `%s`: %s", binary, strerror (errno));
   if (stat (link, &got) == 0)
     {
@@ -151,122 +176,196 @@ profile_link (const char *link, const char *binary, bool make, entitle_error_t *
     }
   if (errno != ENOENT)
     return entitle_make_error (err, errno, "configure: stat `%s`: %s", link, strerror (errno));
-  if (make && symlink (basename (copy), link) < 0)
-    return entitle_make_error (err, errno, "configure: symlink `%s`: %s", link, strerror (errno));
+  *make = true;
   return 0;
 }
 
 static int
-profile_links (const struct configure_opts *o, const struct entitle_engine_runtime_s *r, size_t n, bool make,
-               entitle_error_t *err)
+profile_links (struct configure_plan *plan, const struct configure_opts *o,
+               const struct entitle_engine_runtime_s *r, size_t n, entitle_error_t *err)
 {
   size_t i;
+  bool make;
   int ret = 0;
 
   for (i = 0; i < n && ret == 0; i++)
     if (r[i].profile && o->engine->symlinks)
-      ret = profile_link (r[i].binary, o->binary, make, err);
+      {
+        ret = profile_link (r[i].binary, o->binary, &make, err);
+        if (ret == 0 && make && (plan->links[plan->n_links++] = strdup (r[i].binary)) == NULL)
+          abort ();
+      }
   return ret;
 }
 
-/* The engine's config as it is: "" (and @exists false) when there is
-   none yet.  */
-static int
-read_config (const char *path, char **text, size_t *len, bool *exists, entitle_error_t *err)
+/* The file entitle writes the runtimes into: the drop-in, or the config
+   itself (Docker, --in-place, and --config alone for an engine that reads
+   its drop-ins itself: the file named is the file written).  */
+static const char *
+target (const struct configure_opts *o)
 {
-  struct stat st;
-  int ret;
-
-  /* Refused before anything is written: the file is replaced by rename,
-     never written through a link.  */
-  if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode))
-    return entitle_make_error (err, ELOOP, "configure: `%s` is a symbolic link: entitle never writes through a link",
-                               path);
-  ret = entitle_file_read (path, MAX_ENGINE_CONFIG, text, len, err);
-  *exists = ret == 0;
-  if (ret < 0 && (*err)->status == ENOENT)
-    {
-      entitle_error_release (err);
-      *text = strdup ("");
-      *len = 0;
-      return *text ? 0 : entitle_make_error (err, ENOMEM, "configure");
-    }
-  return ret < 0 ? entitle_error_wrap (err, "configure") : 0;
+  if (o->drop_in)
+    return o->drop_in;
+  if (o->in_place || o->engine->drop_in == NULL || (o->config && !o->engine->imports))
+    return o->config ? o->config : o->engine->config;
+  return o->engine->drop_in;
 }
 
-/* Keep FILE.entitle-backup, then replace FILE.  */
-static int
-write_config (const char *path, bool exists, const char *before, size_t blen, const char *after, size_t alen,
-              entitle_error_t *err)
+static bool
+in_place (const struct configure_opts *o)
 {
-  cleanup_free char *backup = NULL;
-  struct stat st;
+  return o->engine->drop_in == NULL || o->in_place || (!o->drop_in && o->config && !o->engine->imports);
+}
+
+static const char *
+main_config (const struct configure_opts *o)
+{
+  return o->config ? o->config : o->engine->config;
+}
+
+/* What `configure` changes: the file (and containerd's config that
+   imports it), and the symlinks.  */
+static int
+plan_install (struct configure_plan *plan, const struct configure_opts *o, struct entitle_engine_runtime_s *r,
+              size_t n, entitle_error_t *err)
+{
+  struct configure_file *f, *main_file;
   int ret;
 
-  if (!exists)
-    return entitle_file_create_atomic (path, after, alen, 0644, err);
-  if (asprintf (&backup, "%s" BACKUP_SUFFIX, path) < 0)
-    abort ();
-  if (lstat (path, &st) < 0)
-    return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
-  ret = entitle_file_create_atomic (backup, before, blen, st.st_mode, err);
+  r[0].is_default = o->set_default;
+  ret = configure_plan_read (plan, target (o), &f, err);
+  if (ret == 0 && o->engine->imports && !in_place (o))
+    {
+      ret = configure_plan_read (plan, main_config (o), &main_file, err);
+      if (ret == 0)
+        ret = configure_containerd_dropin (o->engine, main_file, f, r, n, err);
+    }
+  else if (ret == 0 && o->engine->edit (f->path, f->before, f->blen, r, n, &f->after, &f->alen, err) < 0)
+    ret = entitle_error_wrap (err, "configure");
+  f->backup = in_place (o);
   if (ret == 0)
-    ret = entitle_file_write_atomic (path, after, alen, err);
+    ret = profile_links (plan, o, r, n, err);
+  return ret;
+}
+
+/* What `configure --remove` changes.  */
+static int
+plan_remove (struct configure_plan *plan, const struct configure_opts *o, entitle_error_t *err)
+{
+  cleanup_free char *backup_path = NULL, *backup = NULL;
+  struct configure_file *f, *main_file;
+  entitle_error_t ignored = NULL;
+  size_t backup_len = 0;
+  int ret;
+
+  plan->remove = true;
+  ret = configure_plan_read (plan, target (o), &f, err);
+  if (ret == 0 && o->engine->imports)
+    {
+      ret = configure_plan_read (plan, main_config (o), &main_file, err);
+      if (ret == 0)
+        ret = configure_containerd_undo (main_file, f, err);
+    }
+  else if (ret == 0 && in_place (o) && f->existed)
+    {
+      if (asprintf (&backup_path, "%s" CONFIGURE_BACKUP_SUFFIX, f->path) < 0)
+        abort ();
+      if (entitle_file_read (backup_path, MAX_ENGINE_CONFIG, &backup, &backup_len, &ignored) < 0)
+        entitle_error_release (&ignored);
+      ret = entitle_engine_docker_remove (f->path, f->before, f->blen, backup, backup_len, &f->after, &f->alen, err);
+      if (ret < 0)
+        ret = entitle_error_wrap (err, "configure");
+    }
+  if (ret == 0)
+    configure_plan_links_named (plan, o->binary, f);
   return ret;
 }
 
 static void
-report (const struct configure_opts *o, const char *path, bool exists, bool changed,
-        const struct entitle_engine_runtime_s *r, size_t n)
+report_runtimes (const struct entitle_engine_runtime_s *r, size_t n)
 {
   size_t i;
 
-  if (!changed)
-    printf ("configure: `%s` already registers", path);
-  else
-    printf ("configure: wrote `%s`%s%s%s; runtimes", path, exists ? " (the previous one is `" : " (new)",
-            exists ? path : "", exists ? BACKUP_SUFFIX "`)" : "");
+  printf ("; runtimes");
   for (i = 0; i < n; i++)
-    printf ("%s %s", i ? "," : "", r[i].name);
-  if (changed)
-    printf ("; for %s to use them: %s\n", o->engine->name, o->engine->restart);
+    printf ("%s %s%s", i ? "," : "", r[i].name, r[i].is_default ? " (the default)" : "");
+}
+
+static void
+report_file (const struct configure_file *f, bool first)
+{
+  if (f->after == NULL)
+    printf ("configure: removed `%s`", f->path);
+  else if (!f->existed)
+    printf ("configure: wrote `%s` (new)", f->path);
+  else if (f->backup && first)
+    printf ("configure: wrote `%s` (the previous one is `%s" CONFIGURE_BACKUP_SUFFIX "`)", f->path, f->path);
   else
-    printf (": nothing to write\n");
+    printf ("configure: wrote `%s`", f->path);
+}
+
+static void
+report (const struct configure_opts *o, const struct configure_plan *plan, const struct entitle_engine_runtime_s *r,
+        size_t n)
+{
+  bool changed = false;
+  size_t i;
+
+  for (i = 0; i < plan->n_files; i++)
+    {
+      const struct configure_file *f = &plan->files[i];
+      if (!configure_file_changed (f))
+        continue;
+      report_file (f, i == 0);
+      if (i == 0 && !plan->remove)
+        report_runtimes (r, n);
+      if (i == 0 || !changed)
+        printf ("; for %s to %s them: %s\n", o->engine->name, plan->remove ? "forget" : "use", o->engine->restart);
+      else
+        printf ("\n");
+      changed = true;
+    }
+  for (i = 0; plan->remove && i < plan->n_links; i++)
+    printf ("configure: removed the symlink `%s`\n", plan->links[i]);
+  if (changed || (plan->remove && plan->n_links))
+    return;
+  if (plan->remove)
+    printf ("configure: `%s` registers nothing of entitle: nothing to remove\n", plan->files[0].path);
+  else
+    {
+      printf ("configure: `%s` already registers", plan->files[0].path);
+      for (i = 0; i < n; i++)
+        printf ("%s %s", i ? "," : "", r[i].name);
+      printf (": nothing to write\n");
+    }
 }
 
 int
 shim_configure (struct shim_s *s, entitle_error_t *err)
 {
   struct configure_opts o = { .binary = BINDIR "/entitle" };
-  cleanup_free char *before = NULL, *after = NULL;
+  struct configure_plan plan = { 0 };
   struct entitle_engine_runtime_s *runtimes = NULL;
-  size_t blen, alen, n = 0;
-  const char *path;
-  bool exists, changed;
+  size_t n = 0;
   int ret;
 
   ret = parse_opts (s, &o, err);
   if (ret == 0)
     ret = check_profiles (s, &o, err);
   if (ret == 0)
-    ret = check_binary (o.binary, err);
+    ret = o.remove ? (o.binary[0] == '/' ? 0 : check_binary (o.binary, err)) : check_binary (o.binary, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  path = o.config ? o.config : o.engine->config;
   runtimes = entitle_engine_runtimes (o.engine, o.binary, o.profiles, &n);
-  ret = read_config (path, &before, &blen, &exists, err);
-  if (ret == 0 && o.engine->edit (path, before, blen, runtimes, n, &after, &alen, err) < 0)
-    ret = entitle_error_wrap (err, "configure");
-  if (ret == 0)
-    ret = profile_links (&o, runtimes, n, !o.dry_run, err);
-  changed = ret == 0 && (!exists || alen != blen || memcmp (after, before, alen) != 0);
-  if (ret == 0 && changed && !o.dry_run && write_config (path, exists, before, blen, after, alen, err) < 0)
-    ret = entitle_error_wrap (err, "configure");
+  ret = o.remove ? plan_remove (&plan, &o, err) : plan_install (&plan, &o, runtimes, n, err);
   if (ret == 0 && o.dry_run)
-    fwrite (after, 1, alen, stdout);
+    configure_plan_print (&plan, o.engine);
   else if (ret == 0)
-    report (&o, path, exists, changed, runtimes, n);
+    ret = configure_plan_apply (&plan, o.binary, err);
+  if (ret == 0 && !o.dry_run)
+    report (&o, &plan, runtimes, n);
   entitle_engine_runtimes_free (runtimes, n);
+  configure_plan_release (&plan);
   if (UNLIKELY (ret < 0))
     return ret;
   exit (EXIT_SUCCESS);

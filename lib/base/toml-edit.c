@@ -1138,21 +1138,22 @@ entitle_toml_get_string (const entitle_toml_t *doc, const char *const *table, co
   return entitle_make_error (err, EINVAL, "`%s`: `%s` of table `%s` is not a string", doc->name, key, name);
 }
 
-/* The strings of the array @raw (@len bytes): 0, whether @s is one of
-   them in @found, and where its last item ends in @last_end (0 when it
-   has none); an error when it is not an array of one-line strings.  */
+/* The strings of the array @raw (@len bytes) as [start, end) offsets,
+   each item's; -1 when it is not an array of one-line strings.  @at is
+   the index of @s among them, or -1.  */
 static int
-scan_string_array (const char *raw, size_t len, const char *s, bool *found, size_t *last_end)
+string_array_items (const char *raw, size_t len, const char *s, size_t (*spans)[2], size_t max, size_t *n,
+                    long *at_item)
 {
   entitle_error_t err = NULL;
   struct scan sc = { raw, raw, raw + len, "", &err };
   int ret = 0;
 
-  *found = false;
-  *last_end = 0;
+  *n = 0;
+  *at_item = -1;
   if (!at (&sc, "["))
     return -1;
-  for (sc.p++; ret == 0;)
+  for (sc.p++; ret == 0 && *n < max;)
     {
       struct buf b = { 0 };
       skip_space (&sc);
@@ -1161,9 +1162,11 @@ scan_string_array (const char *raw, size_t len, const char *s, bool *found, size
       if (!at (&sc, "\"") && !at (&sc, "'"))
         break;
       buf_add (&b, "", 0);
+      spans[*n][0] = (size_t)(sc.p - raw);
       ret = scan_string (&sc, *sc.p, &b);
-      *found |= ret == 0 && strcmp (b.data, s) == 0;
-      *last_end = (size_t)(sc.p - raw);
+      if (ret == 0 && *at_item < 0 && strcmp (b.data, s) == 0)
+        *at_item = (long)*n;
+      spans[(*n)++][1] = (size_t)(sc.p - raw);
       free (b.data);
       skip_space (&sc);
       if (ret == 0)
@@ -1171,6 +1174,25 @@ scan_string_array (const char *raw, size_t len, const char *s, bool *found, size
     }
   entitle_error_release (&err);
   return -1;
+}
+
+/* The arrays entitle edits are short: containerd's imports, pod_annotations.  */
+#define MAX_ARRAY_ITEMS 256
+
+/* The strings of the array @raw (@len bytes): 0, whether @s is one of
+   them in @found, and where its last item ends in @last_end (0 when it
+   has none); an error when it is not an array of one-line strings.  */
+static int
+scan_string_array (const char *raw, size_t len, const char *s, bool *found, size_t *last_end)
+{
+  size_t spans[MAX_ARRAY_ITEMS][2], n;
+  long k;
+
+  if (string_array_items (raw, len, s, spans, MAX_ARRAY_ITEMS, &n, &k) < 0)
+    return -1;
+  *found = k >= 0;
+  *last_end = n ? spans[n - 1][1] : 0;
+  return 0;
 }
 
 int
@@ -1263,5 +1285,106 @@ entitle_toml_string (const char *s)
         buf_put (&b, (char)c);
     }
   buf_put (&b, '"');
+  return b.data;
+}
+
+int
+entitle_toml_array_remove (entitle_toml_t *doc, const char *const *table, const char *key, const char *s,
+                           entitle_error_t *err)
+{
+  size_t spans[MAX_ARRAY_ITEMS][2], h, i, n, from, to;
+  struct item *it;
+  long k;
+  int ret;
+
+  ret = lookup (doc, table, key, &h, &i, err);
+  if (ret < 0 || i == NO_ITEM)
+    return ret;
+  it = &doc->items[i];
+  if (string_array_items (it->text + it->value_off, it->value_len, s, spans, MAX_ARRAY_ITEMS, &n, &k) < 0)
+    return entitle_make_error (err, EINVAL, "`%s` line %zu: `%s` is not an array of strings", doc->name, it->line,
+                               key);
+  if (k < 0)
+    return 0;
+  if (n == 1)
+    {
+      /* The array entitle_toml_array_add made of `[]`.  */
+      splice (it, it->value_off, it->value_len, "[]");
+      it->value_len = 2;
+      return 1;
+    }
+  /* What entitle_toml_array_add appended, `, ITEM`: from the end of the
+     item before; the first item up to the next.  */
+  from = k > 0 ? spans[k - 1][1] : spans[0][0];
+  to = k > 0 ? spans[k][1] : spans[1][0];
+  splice (it, it->value_off + from, to - from, "");
+  it->value_len -= to - from;
+  return 1;
+}
+
+int
+entitle_toml_delete (entitle_toml_t *doc, const char *const *table, const char *key, entitle_error_t *err)
+{
+  size_t h, i;
+  int ret;
+
+  ret = lookup (doc, table, key, &h, &i, err);
+  if (ret < 0 || i == NO_ITEM)
+    return ret;
+  item_release (&doc->items[i]);
+  memmove (&doc->items[i], &doc->items[i + 1], (doc->n - i - 1) * sizeof (*doc->items));
+  doc->n--;
+  return 1;
+}
+
+int
+entitle_toml_prepend_key (entitle_toml_t *doc, const char *key, const char *value, entitle_error_t *err)
+{
+  const char *const k[] = { key, NULL };
+  cleanup_free char *name = format_path (k);
+  size_t h, i, at_index = 0;
+  char *text;
+  int ret;
+
+  ret = lookup (doc, root_table, key, &h, &i, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (i != NO_ITEM)
+    return entitle_make_error (err, EEXIST, "`%s` line %zu: `%s` is there already", doc->name, doc->items[i].line,
+                               key);
+  while (at_index < doc->n && doc->items[at_index].kind == ITEM_TRIVIA)
+    at_index++;
+  /* After a comment block that opens the file, but not into a comment
+     that belongs to the first key or header.  */
+  if (at_index < doc->n && at_index > 0 && !is_blank (&doc->items[at_index - 1]))
+    while (at_index > 0 && is_comment (&doc->items[at_index - 1]))
+      at_index--;
+  if (asprintf (&text, "%s = %s\n", name, value) < 0)
+    abort ();
+  insert_text (doc, at_index, ITEM_KEYVAL, path_dup (k), 0, text);
+  return 0;
+}
+
+char *
+entitle_toml_tree_text (const entitle_toml_t *doc, const char *const *table, size_t *len, entitle_error_t *err)
+{
+  struct buf b = { 0 };
+  size_t t = path_len (table), i;
+  bool in = false;
+
+  if (check_table (doc, table, err) < 0)
+    return NULL;
+  buf_add (&b, "", 0);
+  for (i = 0; i < doc->n; i++)
+    {
+      const struct item *it = &doc->items[i];
+      if (is_header (it))
+        in = has_prefix (cpath (it->path), table, t);
+      if (in)
+        buf_add (&b, it->text, it->len);
+    }
+  if (b.len > 0 && b.data[b.len - 1] != '\n')
+    buf_put (&b, '\n');
+  *len = b.len;
   return b.data;
 }

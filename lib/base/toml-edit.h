@@ -98,6 +98,33 @@ int entitle_toml_array_add (entitle_toml_t *doc, const char *const *table, const
 int entitle_toml_copy_keys (entitle_toml_t *doc, const char *const *from, const char *const *to,
                             const char *const *skip, entitle_error_t *err);
 
+/**
+ * Take the string @s out of the array @key of @table: the inverse of
+ * entitle_toml_array_add (`, "S"` after the item before it; `[]` when it
+ * was the only one).  Returns 1, or 0 when it is not there.
+ */
+int entitle_toml_array_remove (entitle_toml_t *doc, const char *const *table, const char *key, const char *s,
+                               entitle_error_t *err);
+
+/** Delete the line of @key in @table.  Returns 1, or 0 when it is not there.  */
+int entitle_toml_delete (entitle_toml_t *doc, const char *const *table, const char *key, entitle_error_t *err);
+
+/**
+ * A new root key `@key = @value` on a line of its own before the file's
+ * first key or header (after a comment block that opens the file): the
+ * one line entitle_toml_delete takes out again.  A key already there is
+ * an error.
+ */
+int entitle_toml_prepend_key (entitle_toml_t *doc, const char *key, const char *value, entitle_error_t *err);
+
+/**
+ * The text of every [header] section of @table and of the tables under
+ * it, in the file's order, as written (malloc'd, its length in @len); NULL
+ * and an error when the file makes @table another way.
+ */
+char *entitle_toml_tree_text (const entitle_toml_t *doc, const char *const *table, size_t *len,
+                              entitle_error_t *err);
+
 /** @s as a TOML basic string, quoted and escaped (malloc'd).  */
 char *entitle_toml_string (const char *s);
 

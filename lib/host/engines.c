@@ -111,6 +111,13 @@ edit_containerd (const char *path, const char *text, size_t len, const struct en
   ret = 0;
   for (i = 0; i < n && ret == 0; i++)
     ret = containerd_runtime (doc, plugin, default_runtime ? default_runtime : "runc", &runtimes[i], err);
+  for (i = 0; i < n && ret == 0; i++)
+    if (runtimes[i].is_default)
+      {
+        const char *cri[] = { "plugins", plugin, "containerd", NULL };
+        cleanup_free char *name = entitle_toml_string (runtimes[i].name);
+        ret = entitle_toml_set (doc, cri, "default_runtime_name", name, err);
+      }
   if (ret == 0)
     *out = entitle_toml_text (doc, out_len);
   return ret;
@@ -135,6 +142,13 @@ edit_podman (const char *path, const char *text, size_t len, const struct entitl
         abort ();
       ret = entitle_toml_set (doc, table, runtimes[i].name, value, err);
     }
+  for (i = 0; i < n && ret == 0; i++)
+    if (runtimes[i].is_default)
+      {
+        static const char *const engine[] = { "engine", NULL };
+        cleanup_free char *name = entitle_toml_string (runtimes[i].name);
+        ret = entitle_toml_set (doc, engine, "runtime", name, err);
+      }
   if (ret == 0)
     *out = entitle_toml_text (doc, out_len);
   return ret;
@@ -159,6 +173,13 @@ edit_crio (const char *path, const char *text, size_t len, const struct entitle_
       if (ret == 0)
         ret = entitle_toml_set (doc, table, "runtime_type", "\"oci\"", err);
     }
+  for (i = 0; i < n && ret == 0; i++)
+    if (runtimes[i].is_default)
+      {
+        static const char *const runtime[] = { "crio", "runtime", NULL };
+        cleanup_free char *name = entitle_toml_string (runtimes[i].name);
+        ret = entitle_toml_set (doc, runtime, "default_runtime", name, err);
+      }
   if (ret == 0)
     *out = entitle_toml_text (doc, out_len);
   return ret;
@@ -232,6 +253,31 @@ docker_runtime (json_t *runtimes, const struct entitle_engine_runtime_s *r, cons
   return r->profile ? docker_profile_arg (entry, r->profile, path, err) : 0;
 }
 
+/* Set @key of @obj to @val (taken) where the key is, so that the file
+   keeps its order; appended when it is not there.  */
+static void
+docker_set_in_place (json_t *obj, const char *key, json_t *val)
+{
+  size_t i, at_index = obj->n;
+  char *k;
+  json_t *v;
+
+  for (i = obj->n; i-- > 0;)
+    if (strcmp (obj->keys[i], key) == 0)
+      at_index = i;
+  json_set (obj, key, val);
+  if (at_index >= obj->n - 1)
+    return;
+  /* json_set appended it: back where it was (a key may live in its
+     value's allocation, so the pair moves together).  */
+  k = obj->keys[obj->n - 1];
+  v = obj->items[obj->n - 1];
+  memmove (&obj->keys[at_index + 1], &obj->keys[at_index], (obj->n - 1 - at_index) * sizeof (*obj->keys));
+  memmove (&obj->items[at_index + 1], &obj->items[at_index], (obj->n - 1 - at_index) * sizeof (*obj->items));
+  obj->keys[at_index] = k;
+  obj->items[at_index] = v;
+}
+
 /* Docker's daemon.json: JSON has no comments; the file is written back
    indented, with its keys in their order and its values as written, and
    only when something changed.  */
@@ -255,6 +301,11 @@ edit_docker (const char *path, const char *text, size_t len, const struct entitl
     ret = docker_runtime (table, &runtimes[i], path, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  for (i = 0; i < n; i++)
+    if (runtimes[i].is_default
+        && (!json_string (json_get (doc, "default-runtime"))
+            || strcmp (json_string (json_get (doc, "default-runtime")), runtimes[i].name) != 0))
+      docker_set_in_place (doc, "default-runtime", json_new_string (runtimes[i].name));
   if (blank != len && json_equal (doc, before))
     {
       *out = strndup (text, len);
@@ -266,11 +317,94 @@ edit_docker (const char *path, const char *text, size_t len, const struct entitl
   return json_generate (doc, out, out_len, err);
 }
 
+static int
+copy_text (const char *text, size_t len, char **out, size_t *out_len)
+{
+  *out = strndup (text, len);
+  if (*out == NULL)
+    abort ();
+  *out_len = len;
+  return 0;
+}
+
+static bool
+is_entitle_name (const char *name)
+{
+  return strcmp (name, "entitle") == 0 || strncmp (name, "entitle-", 8) == 0;
+}
+
+/* The default runtime entitle set, as it was in @backup (or none).  */
+static void
+docker_restore_default (json_t *doc, const json_t *backup)
+{
+  const char *now = json_string (json_get (doc, "default-runtime"));
+  const json_t *was = backup ? json_get (backup, "default-runtime") : NULL;
+
+  if (now == NULL || !is_entitle_name (now))
+    return;
+  if (was && !(json_string (was) && is_entitle_name (json_string (was))))
+    docker_set_in_place (doc, "default-runtime", json_clone (was));
+  else
+    json_del (doc, "default-runtime");
+}
+
+static int
+docker_parse (const char *path, const char *text, size_t len, json_t **doc, entitle_error_t *err)
+{
+  size_t blank = strspn (text, " \t\r\n");
+  int ret = json_parse (blank == len ? "{}" : text, blank == len ? 2 : len, doc, err);
+
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "`%s`", path);
+  if ((*doc)->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "`%s` is not a JSON object", path);
+  return 0;
+}
+
+int
+entitle_engine_docker_remove (const char *path, const char *text, size_t len, const char *backup,
+                              size_t backup_len, char **out, size_t *out_len, entitle_error_t *err)
+{
+  cleanup_json json_t *doc = NULL, *was = NULL, *before = NULL;
+  entitle_error_t ignored = NULL;
+  json_t *runtimes;
+  size_t i;
+  int ret;
+
+  ret = docker_parse (path, text, len, &doc, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  before = json_clone (doc);
+  /* A backup that does not parse restores nothing.  */
+  if (backup && docker_parse (path, backup, backup_len, &was, &ignored) < 0)
+    entitle_error_release (&ignored);
+  runtimes = json_get (doc, "runtimes");
+  for (i = runtimes && runtimes->type == JSON_OBJECT ? runtimes->n : 0; i-- > 0;)
+    if (is_entitle_name (runtimes->keys[i]))
+      json_remove_at (runtimes, i);
+  if (runtimes && runtimes->type == JSON_OBJECT && runtimes->n == 0 && !(was && json_get (was, "runtimes")))
+    json_del (doc, "runtimes");
+  docker_restore_default (doc, was);
+  *out = NULL;
+  *out_len = 0;
+  if (was && json_equal (doc, was))
+    return copy_text (backup, backup_len, out, out_len);
+  if (json_equal (doc, before))
+    return copy_text (text, len, out, out_len);
+  if (doc->n == 0 && was == NULL)
+    return 0;
+  return json_generate (doc, out, out_len, err);
+}
+
 static const struct entitle_engine_s engines[] = {
-  { "containerd", "/etc/containerd/config.toml", "systemctl restart containerd", true, edit_containerd },
-  { "docker", "/etc/docker/daemon.json", "systemctl restart docker", false, edit_docker },
-  { "podman", "/etc/containers/containers.conf", "nothing: podman reads it at each command", true, edit_podman },
-  { "crio", "/etc/crio/crio.conf.d/50-entitle.conf", "systemctl restart crio", true, edit_crio },
+  { "containerd", "/etc/containerd/config.toml", "/etc/containerd/conf.d/entitle.toml", true, "restart",
+    "systemctl restart containerd", true, edit_containerd },
+  { "docker", "/etc/docker/daemon.json", NULL, false, "reload",
+    "systemctl reload docker (dockerd rereads `runtimes` on SIGHUP)", false, edit_docker },
+  { "podman", "/etc/containers/containers.conf", "/etc/containers/containers.conf.d/entitle.conf", false, "nothing",
+    "nothing: podman reads it at each command", true, edit_podman },
+  { "crio", "/etc/crio/crio.conf", "/etc/crio/crio.conf.d/90-entitle.conf", false, "restart", "systemctl restart crio",
+    true, edit_crio },
 };
 
 #define N_ENGINES (sizeof (engines) / sizeof (engines[0]))

@@ -17,12 +17,21 @@ struct entitle_engine_runtime_s
   char *name;          /**< "entitle", or "entitle-PROFILE" */
   char *binary;        /**< what the engine runs: entitle, or the symlink entitle-PROFILE beside it */
   const char *profile; /**< NULL for entitle itself */
+  bool is_default;     /**< the engine's default runtime becomes this one (--set-as-default) */
 };
 
 struct entitle_engine_s
 {
-  const char *name;    /**< as `entitle configure` takes it */
-  const char *config;  /**< the file it edits by default */
+  const char *name;   /**< as `entitle configure` takes it */
+  const char *config; /**< the file it edits by default */
+  /** the drop-in entitle writes by default; NULL: the engine has none */
+  const char *drop_in;
+  /** the drop-in is read only when the main config's top-level `imports`
+      lists it (containerd); else the engine reads its directory itself */
+  bool imports;
+  /** what the engine needs to read the new runtimes: "restart",
+      "reload" (dockerd rereads them on SIGHUP) or "nothing" */
+  const char *then;
   const char *restart; /**< what makes the engine read it, for the user */
   /** true: a profile is the symlink entitle-PROFILE (the engine passes no
       arguments); false: entitle with --entitle-profile=PROFILE (Docker's
@@ -33,6 +42,18 @@ struct entitle_engine_s
   int (*edit) (const char *path, const char *text, size_t len, const struct entitle_engine_runtime_s *runtimes,
                size_t n, char **out, size_t *out_len, entitle_error_t *err);
 };
+
+/**
+ * Take out of the config @text (@len bytes, read from @path) what
+ * entitle_engine_s.edit added: the runtimes entitle and entitle-*, and the
+ * default runtime when it is one of them.  @backup (@backup_len bytes,
+ * NULL when there is none) is the file before entitle first wrote it:
+ * its default runtime comes back, and when the result is the same
+ * document, its very bytes.  Docker's daemon.json only, which has no
+ * drop-ins: *@out is NULL when nothing of the file is left.
+ */
+int entitle_engine_docker_remove (const char *path, const char *text, size_t len, const char *backup,
+                                  size_t backup_len, char **out, size_t *out_len, entitle_error_t *err);
 
 /** The engine called @name, or NULL.  */
 const struct entitle_engine_s *entitle_engine_find (const char *name);

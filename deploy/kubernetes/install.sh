@@ -7,7 +7,7 @@
 #   install.sh install [--watch]   install entitle on this node and register
 #                                  it with containerd; with --watch, then
 #                                  install again whenever the admin config
-#                                  changes
+#                                  or containerd's config changes
 #   install.sh uninstall           the exact inverse
 #
 # install, each step only when the one before it succeeded:
@@ -51,8 +51,8 @@
 #   ENTITLE_RESTART        the command that restarts containerd (default:
 #                          systemctl restart containerd in the host's
 #                          namespaces, through nsenter --target 1)
-#   ENTITLE_POLL           seconds between two looks at CONFIG_SOURCE
-#                          (default 10)
+#   ENTITLE_POLL           seconds between two looks at CONFIG_SOURCE and
+#                          ENGINE_CONFIG (default 10)
 #   NODE_NAME              the node to label; unset: no label (no API)
 #
 # The entitle commands run from the image's copy (STAGING), never from
@@ -214,22 +214,24 @@ uninstall() {
   say "uninstalled from $ROOT$PREFIX"
 }
 
-# watch: install, then look at CONFIG_SOURCE every POLL seconds and install
-# again when its content changed (the kubelet replaces a mounted
-# ConfigMap's files when the ConfigMap is edited).  A config then refused
-# ends the loop with its error: the container restarts and its install
-# keeps refusing (CrashLoopBackOff, the reason in its log) until the
-# ConfigMap is fixed; the node keeps the config it had.
+# watch: install, then look at CONFIG_SOURCE and ENGINE_CONFIG every POLL
+# seconds and install again when one changed: the kubelet replaces a
+# mounted ConfigMap's files when the ConfigMap is edited, and the drop-in
+# carries a copy of the main config's CRI tables (containerd 1.x replaces
+# a plugin's tables with an imported file's whole), which must follow an
+# edit of the main config.  A config then refused ends the loop with its
+# error: the container restarts and its install keeps refusing
+# (CrashLoopBackOff, the reason in its log) until the ConfigMap is fixed;
+# the node keeps the config it had.
 watch() {
   install
-  applied=$(sum "$CONFIG_SOURCE")
+  applied=$(sum "$CONFIG_SOURCE" "$ENGINE_CONFIG")
   while :; do
     sleep "$POLL"
-    now=$(sum "$CONFIG_SOURCE")
-    [ "$now" != "$applied" ] || continue
-    say "$CONFIG_SOURCE changed: installing again"
+    [ "$(sum "$CONFIG_SOURCE" "$ENGINE_CONFIG")" != "$applied" ] || continue
+    say "$CONFIG_SOURCE or $ENGINE_CONFIG changed: installing again"
     install
-    applied=$now
+    applied=$(sum "$CONFIG_SOURCE" "$ENGINE_CONFIG")
   done
 }
 

@@ -167,6 +167,11 @@ tree_sums() {
   (cd "$K8S_ROOT" && find . | sort && find . -type f -exec sha256sum {} + | sort)
 }
 
+# same_tree SUMS: ROOT is still what tree_sums said (else the difference).
+same_tree() {
+  diff <(printf '%s\n' "$1") <(tree_sums) >&2
+}
+
 # unreachable_api: CRI_DIR/kubeconfig, an API server that refuses every
 # connection (nothing listens on port 1).
 unreachable_api() {
@@ -194,7 +199,7 @@ unreachable_api() {
   [ "$status" -eq 1 ]
   [ "${#stderr_lines[@]}" -eq 1 ]
   [[ "$stderr" == "entitle: install.sh: the admin config $CRI_DIR/config/entitle.json is refused, nothing installed: \`$CRI_DIR/config/entitle.json\`: "*"unknown entitlement \`securty.admin\`: did you mean \`security.admin\`?"* ]]
-  [ "$(tree_sums)" = "$sums" ]
+  same_tree "$sums"
   # A profile entitle takes but Kubernetes could not name as a handler
   # (a DNS label: 63 bytes with the "entitle-") is refused too.
   long=$(printf 'p%.0s' {1..56})
@@ -202,7 +207,7 @@ unreachable_api() {
   installer install
   [ "$status" -eq 1 ]
   [ "$stderr" = "entitle: install.sh: profile \`$long\` of $CRI_DIR/config/entitle.json cannot be a RuntimeClass handler entitle-$long (lowercase letters, digits and '-', at most 55 bytes); nothing installed" ]
-  [ "$(tree_sums)" = "$sums" ]
+  same_tree "$sums"
   "$PYTHON" "$CHECK" "$ENTITLE_SRCDIR/deploy/kubernetes" config >"$CRI_DIR/config/entitle.json"
 }
 
@@ -216,11 +221,20 @@ unreachable_api() {
   # The kubelet replaces the mounted file: web dropped, offline added.
   configmap '{"profiles": {"confined": ["network.none", "security.confined"], "offline": ["network.none"]}}'
   wait_for_lines "$CRI_DIR/watch.log" "left as it is" 2
+  # An edit of containerd's main config reaches the drop-in's copy of its
+  # CRI tables, which containerd 1.x reads in their place.
+  sed -i 's/stream_server_address = "127.0.0.1"/stream_server_address = "127.0.0.2"/' \
+    "$K8S_ROOT/etc/containerd/config.toml"
+  wait_for_lines "$CRI_DIR/watch.log" "left as it is" 3
   kill "$watcher"
   wait "$watcher" || true
-  grep -qx "entitle-install: $CRI_DIR/config/entitle.json changed: installing again" "$CRI_DIR/watch.log"
+  grep -q 'stream_server_address = "127.0.0.2"' "$drop_in"
+  sed -i 's/stream_server_address = "127.0.0.2"/stream_server_address = "127.0.0.1"/' \
+    "$K8S_ROOT/etc/containerd/config.toml"
+  [ "$(grep -c "changed: installing again" "$CRI_DIR/watch.log")" -eq 2 ]
   grep -q 'entitle-offline' "$drop_in"
-  ! grep -q 'entitle-web' "$drop_in"
+  run grep -q 'entitle-web' "$drop_in"
+  [ "$status" -eq 1 ]
   cmp "$CRI_DIR/config/entitle.json" "$K8S_ROOT/etc/entitle/entitle.json"
   [ ! -e "$K8S_ROOT$PREFIX/bin/entitle-web" ]
   [ -L "$K8S_ROOT$PREFIX/bin/entitle-offline" ]
@@ -243,7 +257,7 @@ unreachable_api() {
     ENTITLE_PREFIX="$PREFIX" ENTITLE_STAGING="$STAGING" ENTITLE_RESTART="$CRI_DIR/restart.sh" "$INSTALL" uninstall
   [ "$status" -eq 1 ]
   [ "${stderr_lines[-1]}" = "entitle: install.sh: kubectl label node node-1 entitle.io/ready- failed" ]
-  [ "$(tree_sums)" = "$sums" ]
+  same_tree "$sums"
 }
 
 @test "uninstall: containerd's config byte for byte as recorded, no program, link or admin config left; runc runs pods" {

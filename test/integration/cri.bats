@@ -6,7 +6,7 @@
 # state, a CNI bridge of this file (no address, no gateway, a private
 # range), a sandbox image this file builds (busybox, its command a sleep),
 # and the runtime handlers `entitle configure containerd --profile
-# confined` wrote into its config: `entitle` (pod_annotations
+# confined` wrote into a drop-in its config imports: `entitle` (pod_annotations
 # io.entitle.*) and `entitle-confined` (BinaryName the symlink
 # entitle-confined, the profile of the admin config).  The CRI client
 # (test/data/engines/cri/cri.py) runs RunPodSandbox, CreateContainer and
@@ -34,8 +34,10 @@ setup_file() {
   mkdir "$CRI_DIR/bin"
   ln -s "$(realpath "$ENTITLE")" "$CRI_DIR/bin/entitle"
   echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$CRI_DIR/entitle.json"
+  # The drop-in of this file, never the host's /etc/containerd/conf.d.
   ENTITLE_CONFIG="$CRI_DIR/entitle.json" "$ENTITLE" configure containerd --config "$CRI_DIR/config.toml" \
-    --binary "$CRI_DIR/bin/entitle" --profile confined >"$CRI_DIR/configure.out"
+    --drop-in "$CRI_DIR/conf.d/entitle.toml" --binary "$CRI_DIR/bin/entitle" --profile confined \
+    >"$CRI_DIR/configure.out"
   # containerd passes its environment to the runc shim and so to entitle:
   # the admin config of this file, never the host's.
   ENTITLE_CONFIG="$CRI_DIR/entitle.json" containerd_start "$CRI_DIR" || return 1

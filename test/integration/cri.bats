@@ -6,7 +6,7 @@
 # state, a CNI bridge of this file (no address, no gateway, a private
 # range), a sandbox image this file builds (busybox, its command a sleep),
 # and the runtime handlers `entitle configure containerd --profile
-# confined` wrote into its config: `entitle` (pod_annotations
+# confined` wrote into a drop-in its config imports: `entitle` (pod_annotations
 # io.entitle.*) and `entitle-confined` (BinaryName the symlink
 # entitle-confined, the profile of the admin config).  The CRI client
 # (test/data/engines/cri/cri.py) runs RunPodSandbox, CreateContainer and
@@ -14,19 +14,12 @@
 # RuntimeClass names that handler, and reads the container's log.
 
 load helpers
-
-IMAGE=docker.io/library/entitle-busybox:latest
-CRI_PY="${BATS_TEST_DIRNAME}/../data/engines/cri/cri.py"
-PYTHON=/usr/bin/python3 # Debian's, with python3-grpcio and python3-protobuf
+load cri-helpers
 
 setup_file() {
   require_root
   require_entitle
-  require_tools "containerd protobuf-compiler python3-grpcio python3-protobuf containernetworking-plugins busybox-static" \
-    containerd ctr containerd-shim-runc-v2 protoc busybox "$PYTHON" /usr/lib/cni/bridge /usr/lib/cni/host-local
-  if ! "$PYTHON" -c 'import grpc, google.protobuf' 2>/dev/null; then
-    skip "not installed: python3-grpcio and python3-protobuf (the CRI client's)"
-  fi
+  require_cri
   # A short path: the socket's name must fit in sun_path.
   CRI_DIR=$(mktemp -d /tmp/entitle-cri.XXXXXX)
   # Names of this run only: the CNI bridge (at most 15 bytes) and the pods'
@@ -50,45 +43,11 @@ setup_file() {
   # containerd passes its environment to the runc shim and so to entitle:
   # the admin config of this file, never the host's.
   ENTITLE_CONFIG="$CRI_DIR/entitle.json" containerd_start "$CRI_DIR" || return 1
-  ctr -a "$CRI_DIR/containerd.sock" -n k8s.io images import \
-    --base-name docker.io/library/entitle-busybox "$CRI_DIR/image.tar" >/dev/null
-  mkdir "$CRI_DIR/proto"
-  protoc -I "$(dirname "$CRI_PY")" --python_out="$CRI_DIR/proto" "$(dirname "$CRI_PY")/api.proto"
-  for _ in $(seq 100); do
-    cri version >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "the CRI plugin did not answer" >&2
-  return 1
+  cri_ready
 }
 
 teardown_file() {
-  local id
-  [ -n "${CRI_DIR:-}" ] || return 0
-  # Whatever a failed test left: the shims outlive containerd.
-  for id in $(ctr -a "$CRI_DIR/containerd.sock" -n k8s.io containers list -q 2>/dev/null); do
-    ctr -a "$CRI_DIR/containerd.sock" -n k8s.io tasks kill -s KILL "$id" >/dev/null 2>&1 || true
-    ctr -a "$CRI_DIR/containerd.sock" -n k8s.io tasks delete -f "$id" >/dev/null 2>&1 || true
-  done
-  containerd_stop "$CRI_DIR" "$CRI_CGROUP"
-  ip link del "$CRI_BRIDGE" 2>/dev/null || true
-}
-
-cri() {
-  "$PYTHON" "$CRI_PY" --address "$CRI_DIR/containerd.sock" --proto-dir "$CRI_DIR/proto" "$@"
-}
-
-# pod NAME [OPTION...] -- COMMAND...: run COMMAND in a pod of its own, as
-# the kubelet would, to completion; $log is what the container wrote,
-# $output all cri.py printed (ids, exit status, log), $stderr its errors.
-POD_SEQ=0
-pod() {
-  local name="$1-$BATS_TEST_NUMBER-$((++POD_SEQ))"
-  shift
-  mkdir -p "$CRI_DIR/logs/$name"
-  run --separate-stderr cri run "$name" --cgroup-parent "/$CRI_CGROUP/$name" \
-    --log-dir "$CRI_DIR/logs/$name" --print-log "$@"
-  log=$(printf '%s\n' "${lines[@]}" | sed '1,/^exit /d')
+  cri_teardown
 }
 
 SCRIPT=$ENGINE_SCRIPT

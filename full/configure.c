@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct configure_opts
 {
   const struct entitle_engine_s *engine;
   const char *config, *binary, *drop_in;
+  char drop_in_beside[PATH_MAX];
   char *profiles[MAX_PROFILES + 1];
   size_t n_profiles;
   bool dry_run, in_place, remove, set_default;
@@ -108,6 +110,30 @@ check_modes (const struct configure_opts *o, entitle_error_t *err)
   return 0;
 }
 
+/* --config alone for an engine whose config imports the drop-in: the
+   drop-in where the default one is to the default config (containerd's
+   conf.d/entitle.toml beside config.toml), so that a config elsewhere
+   never imports, nor --remove deletes, the host's drop-in.  */
+static int
+beside_config (struct configure_opts *o, entitle_error_t *err)
+{
+  const char *slash = strrchr (o->engine->config, '/'), *own = strrchr (o->config, '/');
+  size_t dir = slash - o->engine->config + 1;
+  char cwd[PATH_MAX] = "";
+  int n;
+
+  if (strncmp (o->engine->drop_in, o->engine->config, dir) != 0)
+    return 0;
+  if (o->config[0] != '/' && getcwd (cwd, sizeof cwd - 1) != NULL)
+    strcat (cwd, "/");
+  n = snprintf (o->drop_in_beside, sizeof o->drop_in_beside, "%s%.*s%s", cwd, own ? (int)(own - o->config + 1) : 0,
+                o->config, o->engine->drop_in + dir);
+  if (n < 0 || (size_t)n >= sizeof o->drop_in_beside)
+    return entitle_make_error (err, ENAMETOOLONG, "configure: `--config %s`: the path is too long", o->config);
+  o->drop_in = o->drop_in_beside;
+  return 0;
+}
+
 static int
 parse_opts (struct shim_s *s, struct configure_opts *o, entitle_error_t *err)
 {
@@ -121,6 +147,9 @@ parse_opts (struct shim_s *s, struct configure_opts *o, entitle_error_t *err)
       entitle_engine_names (names, sizeof names);
       return entitle_make_error (err, EINVAL, "configure: name the engine: %s", names);
     }
+  if (o->engine->imports && o->config && o->drop_in == NULL && !o->in_place
+      && beside_config (o, err) < 0)
+    return -1;
   return check_modes (o, err);
 }
 

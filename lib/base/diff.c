@@ -104,8 +104,8 @@ edit_script (const struct lines *a, const struct lines *b)
   for (i = n; lcs && i-- > 0;)
     for (j = m; j-- > 0;)
       L (i, j) = same (a, head + i, b, head + j) ? L (i + 1, j + 1) + 1
-                 : L (i + 1, j) >= L (i, j + 1) ? L (i + 1, j)
-                                                : L (i, j + 1);
+                 : L (i + 1, j) >= L (i, j + 1)  ? L (i + 1, j)
+                                                 : L (i, j + 1);
   memset (ops, ' ', head);
   k = head;
   for (i = 0, j = 0; i < n || j < m;)

@@ -208,6 +208,19 @@ containerd_loads() {
   grep -qx "imports = \\[\"$T/other.toml\"\\]" "$T/imports.toml"
 }
 
+@test "configure containerd --config FILE alone: the drop-in beside FILE, never the host's /etc/containerd/conf.d" {
+  printf 'version = 2\n' >"$T/config.toml"
+  ls -la /etc/containerd/conf.d >"$BATS_TEST_TMPDIR/host-before" 2>&1 || true
+  (cd "$T" && "$ENTITLE" configure containerd --config config.toml --binary "$BIN/entitle" --profile confined)
+  grep -qx "imports = \[\"$T/conf.d/entitle.toml\"\]" "$T/config.toml"
+  grep -q 'runtimes.entitle-confined' "$T/conf.d/entitle.toml"
+  ls -la /etc/containerd/conf.d >"$BATS_TEST_TMPDIR/host-after" 2>&1 || true
+  cmp "$BATS_TEST_TMPDIR/host-before" "$BATS_TEST_TMPDIR/host-after"
+  "$ENTITLE" configure containerd --config "$T/config.toml" --binary "$BIN/entitle" --remove
+  [ "$(cat "$T/config.toml")" = "version = 2" ]
+  [ ! -e "$T/conf.d/entitle.toml" ]
+}
+
 @test "configure docker --remove: daemon.json byte for byte as it was, its default runtime back" {
   dropin=""
   echo '{"debug":true,"default-runtime":"runc","runtimes":{"x":{"path":"/bin/x"}}}' >"$T/daemon.json"

@@ -150,8 +150,12 @@ def check_pod(docs, ds, problems):
 
 
 def check_admission(docs, problems):
-    policy = one(docs, "ValidatingAdmissionPolicy")
-    binding = one(docs, "ValidatingAdmissionPolicyBinding")
+    policies, bindings = of_kind(docs, "ValidatingAdmissionPolicy"), of_kind(docs, "ValidatingAdmissionPolicyBinding")
+    if len(policies) != 1 or len(bindings) != 1:
+        problems.append("%d ValidatingAdmissionPolicies and %d bindings, expected one each"
+                        % (len(policies), len(bindings)))
+        return
+    policy, binding = policies[0], bindings[0]
     if binding["spec"].get("policyName") != policy["metadata"]["name"]:
         problems.append("the ValidatingAdmissionPolicyBinding binds %s, not the policy %s"
                         % (binding["spec"].get("policyName"), policy["metadata"]["name"]))

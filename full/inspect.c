@@ -18,6 +18,7 @@
 #include "cgroup-record.h"
 #include "commands.h"
 #include "denial.h"
+#include "inspect-roots.h"
 #include "seccomp-ebpf.h"
 #include "seccomp-filter.h"
 #include "utils.h"
@@ -33,45 +34,43 @@
 struct target_s
 {
   pid_t pid;
-  const char *id; /**< the container, or NULL for a bare PID */
+  const char *id;      /**< the container, or NULL for a bare PID */
+  char root[PATH_MAX]; /**< the engine's root it was found in without --root, or "" */
 };
 
-/* Is @arg a container of the runtime (its state has a pid)?  */
-static pid_t
-container_pid (struct shim_s *s, const char *arg)
+/* @arg's container: in --root, or in the runtime's default root, or
+   without --root in the one root of the known engines' that holds it.  */
+static int
+find_container (struct shim_s *s, const char *arg, struct target_s *t, char **searched, entitle_error_t *err)
 {
-  char *argv[] = { (char *)s->runtime, (char *)"--root", (char *)(s->ctx->root ? s->ctx->root : ""),
-                   (char *)"state", (char *)arg, NULL };
-  cleanup_free char *out = NULL;
-  cleanup_json json_t *doc = NULL;
-  entitle_error_t err = NULL;
-  const json_t *pid;
-  size_t len;
+  cleanup_free char *root = NULL;
+  int ret;
 
-  if (s->ctx->root == NULL)
-    {
-      argv[1] = (char *)"state";
-      argv[2] = (char *)arg;
-      argv[3] = NULL;
-    }
-  if (shim_capture (s->runtime, argv, &out, &len, &err) != 0 || json_parse (out, len, &doc, &err) < 0)
-    {
-      entitle_error_release (&err);
-      return 0;
-    }
-  pid = json_get (doc, "pid");
-  return pid && pid->type == JSON_NUMBER ? (pid_t)atol (pid->text) : 0;
+  if ((t->pid = shim_container_pid (s, s->ctx->root, arg)) > 0 || s->ctx->root)
+    return 0;
+  ret = shim_engine_container (s, arg, &t->pid, &root, searched, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "inspect");
+  if (root)
+    snprintf (t->root, sizeof (t->root), "%s", root);
+  return ret;
 }
 
 static int
 resolve (struct shim_s *s, const char *arg, struct target_s *t, entitle_error_t *err)
 {
+  cleanup_free char *searched = NULL;
   char proc[64];
   char *end;
   long pid;
+  int ret;
 
   t->id = NULL;
-  if ((t->pid = container_pid (s, arg)) > 0)
+  t->root[0] = '\0';
+  ret = find_container (s, arg, t, &searched, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (t->pid > 0)
     {
       t->id = arg;
       return 0;
@@ -83,6 +82,12 @@ resolve (struct shim_s *s, const char *arg, struct target_s *t, entitle_error_t 
       t->pid = (pid_t)pid;
       return 0;
     }
+  if (searched)
+    return entitle_make_error (err, ENOENT,
+                               "inspect: `%s` is neither a running container of `%s` nor a process: searched its "
+                               "default root, %s; a container elsewhere needs its engine's root, "
+                               "e.g. --root /run/containerd/runc/NAMESPACE",
+                               arg, s->runtime, searched);
   return entitle_make_error (err, ENOENT, "inspect: `%s` is neither a running container of `%s`%s%s nor a process",
                              arg, s->runtime, s->ctx->root ? " under --root " : "", s->ctx->root ? s->ctx->root : "");
 }
@@ -493,10 +498,14 @@ inspect (struct shim_s *s, const struct target_s *t, bool json, entitle_error_t 
   if ((cgfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
     return entitle_make_sys_error (err, "open `%s`", dir);
   if (!json)
-    printf ("process %d%s%s, cgroup %s (id %" PRIu64 ")\n", (int)t->pid, t->id ? ", init of container " : "",
-            t->id ? t->id : "", rel, entitle_cgroup_id (cgfd));
+    printf ("process %d%s%s%s%s, cgroup %s (id %" PRIu64 ")\n", (int)t->pid, t->id ? ", init of container " : "",
+            t->id ? t->id : "", *t->root ? " of --root " : "", t->root, rel, entitle_cgroup_id (cgfd));
   json_set (doc, "pid", json_new_uint ((unsigned long long)t->pid));
   json_set (doc, "container", t->id ? json_new_string (t->id) : json_new (JSON_NULL));
+  if (*t->root || (t->id && s->ctx->root))
+    json_set (doc, "root", json_new_string (*t->root ? t->root : s->ctx->root));
+  else
+    json_set (doc, "root", json_new (JSON_NULL));
   json_set (doc, "cgroup", json_new_string (rel));
   json_set (doc, "cgroup_id", json_new_uint (entitle_cgroup_id (cgfd)));
   json_set (doc, "programs", programs (&s->ctx->config->catalogue, cgfd, !json));

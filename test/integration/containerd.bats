@@ -153,3 +153,30 @@ ctr_run() {
   [ "${lines[0]}" = EPERM ]
   [ "${lines[1]}" = ok ]
 }
+
+@test "containerd: entitle inspect ID finds the container in containerd's runc root of its namespace, without --root" {
+  # The roots are looked for under ENTITLE_RUN_DIR (/run by default): this
+  # containerd's runc root is that base's containerd/runc, as /run's is
+  # an installed containerd's.
+  base="$CTRD_DIR/run-$BATS_TEST_NUMBER"
+  mkdir -p "$base/containerd/runc"
+  cr run -d --runc-binary "$ENT_ABS" --runc-root "$base/containerd/runc" \
+    --annotation io.entitle.entitlements=network.none "$IMAGE" "$CTID" /probe sleep 600
+  pid=$(cr tasks list | awk -v id="$CTID" '$1 == id { print $2 }')
+  [ "$pid" -gt 0 ]
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect --json "$CTID"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .pid <<<"$output")" = "$pid" ]
+  [ "$(jq -r .container <<<"$output")" = "$CTID" ]
+  [ "$(jq -r .root <<<"$output")" = "$base/containerd/runc/$CTRD_NS" ]
+  [ "$(jq -r '.policy.rules | length' <<<"$output")" -gt 0 ]
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "${lines[0]}" == "process $pid, init of container $CTID of --root $base/containerd/runc/$CTRD_NS, cgroup "* ]]
+  # Where no root holds it: one line naming the roots searched and the
+  # --root to pass.
+  run --separate-stderr env ENTITLE_RUN_DIR="$base/none" "$ENTITLE" inspect "$CTID"
+  one_error_line
+  [[ "$stderr" == *"searched its default root, $base/none/docker/runtime-runc/moby, $base/none/runc and $base/none/crun;"* ]]
+  [[ "$stderr" == *"--root /run/containerd/runc/NAMESPACE"* ]]
+}

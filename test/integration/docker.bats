@@ -163,3 +163,21 @@ ENV_SCRIPT="$ENGINE_SCRIPT; echo \"env: \${ENTITLE_ENTITLEMENTS-unset}\"; exit 3
   [ "${lines[0]}" = ok ]
   [ "${lines[-1]}" = "env: " ]
 }
+
+@test "Docker: entitle inspect ID finds a container of Docker's runc root (its exec root's runtime-runc/moby) without --root" {
+  # The roots are looked for under ENTITLE_RUN_DIR (/run by default): this
+  # dockerd's exec root is that base's docker, as /run/docker is an
+  # installed Docker's.
+  base="$DK_DIR/run-$BATS_TEST_NUMBER"
+  mkdir "$base"
+  ln -s "$DK_DIR/exec" "$base/docker"
+  id=$(dk run -d --network none --runtime entitle-confined "$IMAGE" /probe sleep 600)
+  pid=$(dk inspect -f '{{.State.Pid}}' "$id")
+  [ "$pid" -gt 0 ]
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect --json "$id"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .pid <<<"$output")" = "$pid" ]
+  [ "$(jq -r .root <<<"$output")" = "$base/docker/runtime-runc/moby" ]
+  [ "$(jq -r .status.NoNewPrivs <<<"$output")" = 1 ]
+  dk rm -f "$id" >/dev/null
+}

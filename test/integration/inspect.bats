@@ -14,8 +14,25 @@ setup() {
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
 }
 
+teardown() {
+  local r id
+  for r in "$BATS_TEST_TMPDIR"/run/containerd/runc/* "$BATS_TEST_TMPDIR"/run/runc; do
+    [ -d "$r" ] || continue
+    for id in $("$RUNC_BIN" --root "$r" list -q 2>/dev/null); do
+      "$RUNC_BIN" --root "$r" delete -f "$id" >/dev/null 2>&1 || true
+    done
+  done
+  common_teardown
+}
+
 inspect() {
   "$ENTITLE" --root "$ROOT" inspect "$@"
+}
+
+# runc_in ROOT ARG...: runc with the state dir ROOT (an engine's root
+# under $BATS_TEST_TMPDIR/run).
+runc_in() {
+  "$RUNC_BIN" --root "$1" "${@:2}"
 }
 
 @test "inspect: a running container's classic seccomp filter, disassembled with syscall names; the container runs on" {
@@ -97,4 +114,27 @@ inspect() {
   [[ "$stderr" == *"is neither a running container"* ]]
   run --separate-stderr inspect
   one_error_line
+}
+
+@test "inspect: without --root, the engines' roots are searched; an id in two of them is an error naming both" {
+  base="$BATS_TEST_TMPDIR/run"
+  make_bundle "$BUNDLE"
+  runc_in "$base/containerd/runc/k8s.io" create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
+  pid=$(runc_in "$base/containerd/runc/k8s.io" state "$CTID" | jq .pid)
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect --json "$CTID"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .pid <<<"$output")" = "$pid" ]
+  [ "$(jq -r .root <<<"$output")" = "$base/containerd/runc/k8s.io" ]
+  # --root given: only there.
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" --root "$ROOT" inspect "$CTID"
+  one_error_line
+  [[ "$stderr" == *"is neither a running container of "*" under --root $ROOT nor a process"* ]]
+
+  # The same id in Podman's root too (its own cgroup).
+  mkdir -p "$BATS_TEST_TMPDIR/b2"
+  jq --arg p "/$CTID-b2" '.linux.cgroupsPath = $p' "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/b2/config.json"
+  runc_in "$base/runc" create -b "$BATS_TEST_TMPDIR/b2" "$CTID" </dev/null >/dev/null 2>&1
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect "$CTID"
+  one_error_line
+  [ "$stderr" = "entitle: inspect: container \`$CTID\` is in $base/containerd/runc/k8s.io and $base/runc: say which with --root" ]
 }

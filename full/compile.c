@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "commands.h"
+#include "compile-diff.h"
 #include "compile.h"
 #include "rewrite.h"
 #include "json.h"
@@ -19,7 +20,7 @@
 struct compile_opts
 {
   const char *bundle, *config, *entitlements;
-  bool diff, check;
+  bool diff, check, full;
 };
 
 static int
@@ -32,6 +33,8 @@ take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, en
     o->diff = true;
   else if (key == KEY_CHECK)
     o->check = true;
+  else if (key == KEY_FULL)
+    o->full = true;
   else if (key == KEY_BUNDLE)
     o->bundle = value;
   else if (key == KEY_CONFIG)
@@ -128,8 +131,8 @@ int
 shim_compile (struct shim_s *s, entitle_error_t *err)
 {
   struct compile_opts o = { 0 };
-  cleanup_free char *path = NULL, *raw = NULL, *before = NULL, *after = NULL;
-  cleanup_json json_t *spec = NULL;
+  cleanup_free char *path = NULL, *raw = NULL, *before = NULL, *after = NULL, *lines = NULL;
+  cleanup_json json_t *spec = NULL, *pristine = NULL;
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   size_t len, blen, alen;
   int ret;
@@ -160,10 +163,14 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
         return ret;
       exit (EXIT_SUCCESS);
     }
+  pristine = json_clone (spec);
   ret = json_generate (spec, &before, &blen, err);
   if (ret == 0)
     ret = entitle_rewrite (s->ctx, spec, &final, err);
-  /* Plain output is the bytes create would write; a diff is for people.  */
+  /* Plain output is the bytes create would write; a diff is for people,
+     its long lists told in a line each unless --full.  */
+  if (ret >= 0 && o.diff && !o.full)
+    lines = shim_diff_summary (pristine, spec);
   if (ret >= 0)
     ret = o.diff ? json_generate (spec, &after, &alen, err) : json_generate_compact (spec, &after, &alen, err);
   if (UNLIKELY (ret < 0))
@@ -174,5 +181,7 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
     fwrite (after, 1, alen, stdout);
   if (UNLIKELY (ret < 0))
     return ret;
+  if (lines)
+    fputs (lines, stdout);
   exit (EXIT_SUCCESS);
 }

@@ -38,6 +38,7 @@ enum shim_key
   KEY_SET_AS_DEFAULT,
   KEY_IN_PLACE,
   KEY_DRY_RUN,
+  KEY_FULL,
 };
 
 struct shim_option_s

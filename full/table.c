@@ -51,6 +51,7 @@ static const struct shim_option_s compile_options[] = {
     "or ENTITLE_ENTITLEMENTS in process.env)",
     KEY_ENTITLEMENTS },
   { "--diff", NULL, ARG_NONE, NULL, "print a unified diff against the config as it is (needs diff)", KEY_DIFF },
+  { "--full", NULL, ARG_NONE, NULL, "with --diff: every line, long lists (the seccomp names) included", KEY_FULL },
   { "--check", NULL, ARG_NONE, NULL,
     "print nothing; fail, naming the first section that differs, unless the config is already as create "
     "writes it",

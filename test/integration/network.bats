@@ -223,6 +223,48 @@ seccomp_allowlist() {
   fi
 }
 
+# diff_counts SIDE BEFORE AFTER: of the seccomp rules only in AFTER
+# (jq's `$after - $before`), "RULES NAMES FIRST-SIX-NAMES".
+diff_counts() {
+  jq -rn --slurpfile a "$1" --slurpfile b "$2" '
+    ($b[0].linux.seccomp.syscalls // []) - ($a[0].linux.seccomp.syscalls // [])
+    | "\(length) \([.[].names | length] | add // 0) \([.[].names[]][:6] | join(", "))"'
+}
+
+@test "compile: --diff of a real engine's config tells the seccomp rules in one line, exactly counted; --full prints them" {
+  cfg="${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}/test/data/engines/podman-default.json"
+  run --separate-stderr "$ENTITLE" compile --config "$cfg" --entitlements security.confined
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/after.json"
+  read -r rm nm first_m < <(diff_counts "$BATS_TEST_TMPDIR/after.json" "$cfg")
+  read -r rp np first_p < <(diff_counts "$cfg" "$BATS_TEST_TMPDIR/after.json")
+  [ "$rm" -gt 0 ] && [ "$rp" -gt 0 ] && [ "$nm" -gt 6 ] && [ "$np" -gt 6 ]
+
+  run --separate-stderr "$ENTITLE" compile --config "$cfg" --entitlements security.confined --diff
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -lt 120 ]
+  [ "${lines[-1]}" = "linux.seccomp.syscalls: -$rm rules ($nm names: $first_m, … and $((nm - 6)) more), +$rp rules ($np names: $first_p, … and $((np - 6)) more); --diff --full for all" ]
+  # The rest is diff -u's, as before.
+  [ "${lines[0]}" = "--- config.json" ]
+  printf '%s\n' "$output" | grep -q '^-.*"CAP_SETUID",$'
+
+  # --full: every name, no summary.
+  run --separate-stderr "$ENTITLE" compile --config "$cfg" --entitlements security.confined --diff --full
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -gt 500 ]
+  [[ "$output" != *"--diff --full for all"* ]]
+}
+
+@test "compile: a short --diff is diff -u's whole, as with --full" {
+  cfg="${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}/test/data/engines/docker-default.json"
+  run --separate-stderr "$ENTITLE" compile --config "$cfg" --entitlements network.egress=10.0.0.0/8 --diff --full
+  full=$output
+  run --separate-stderr "$ENTITLE" compile --config "$cfg" --entitlements network.egress=10.0.0.0/8 --diff
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "--- config.json" ]
+  [ "$output" = "$full" ]
+}
+
 @test "compile: --entitlements LIST stands in for the annotation" {
   make_bundle "$BUNDLE"
   before=$(fingerprint "$BUNDLE")

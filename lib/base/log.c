@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
@@ -106,6 +107,18 @@ write_log_file (const struct entitle_log_s *log, enum entitle_log_level level, c
   return (log->json ? write_json_line (fd, level, msg) : write_text_line (fd, level, msg)) == 0;
 }
 
+/* Podman names the runtime before what conmon read from its log or its
+   stderr ("Error: OCI runtime error: entitle: MSG"): there entitle's own
+   prefix would be a second one.  Podman's conmon gives the runtime the sync pipe
+   (_OCI_SYNCPIPE), and Podman marks its environment
+   (_CONTAINERS_USERNS_CONFIGURED, containers/storage's re-exec); CRI-O
+   runs conmon too but words its errors itself.  */
+static const char *
+own_prefix (void)
+{
+  return getenv ("_OCI_SYNCPIPE") && getenv ("_CONTAINERS_USERNS_CONFIGURED") ? "" : "entitle: ";
+}
+
 void
 entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, const char *fmt, ...)
 {
@@ -126,7 +139,7 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
       *p = ' ';
   if (log->path)
     {
-      snprintf (line, sizeof (line), "entitle: %s", msg);
+      snprintf (line, sizeof (line), "%s%s", own_prefix (), msg);
       logged = write_log_file (log, level, line);
     }
   /* With a --log file, only errors go to stderr as well.  An engine gives
@@ -136,7 +149,8 @@ entitle_log (const struct entitle_log_s *log, enum entitle_log_level level, cons
      application's.  The engine reads the --log file.  */
   if (level == ENTITLE_LOG_DEBUG || (logged && level != ENTITLE_LOG_ERROR))
     return;
-  n = snprintf (line, sizeof (line), "entitle: %s%s\n", level == ENTITLE_LOG_WARNING ? "warning: " : "", msg);
+  n = snprintf (line, sizeof (line), "%s%s%s\n", own_prefix (), level == ENTITLE_LOG_WARNING ? "warning: " : "",
+                msg);
   if (n > 0)
     entitle_write_all (STDERR_FILENO, line, (size_t)n < sizeof (line) ? (size_t)n : sizeof (line) - 1);
 }

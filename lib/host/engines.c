@@ -123,6 +123,40 @@ edit_containerd (const char *path, const char *text, size_t len, const struct en
   return ret;
 }
 
+/* Podman passes --log-format=json --log FILE only to the runtimes named
+   in [engine] runtime_supports_json; to another, runc logs its error as a
+   logrus text line on stderr, which Podman shows as it is (`Error:
+   entitle: time="..." level=error msg="runc create failed: ..."`).
+   entitle writes runc's log formats: its runtimes are added, to Podman's
+   own list when the file has none (an array set here replaces it).  */
+static int
+podman_supports_json (entitle_toml_t *doc, const struct entitle_engine_runtime_s *runtimes, size_t n,
+                      entitle_error_t *err)
+{
+  static const char *const engine[] = { "engine", NULL };
+  cleanup_free char *raw = NULL, *list = NULL;
+  size_t i, len = 0;
+  FILE *f;
+  int ret = entitle_toml_get (doc, engine, "runtime_supports_json", &raw, err);
+
+  for (i = 0; i < n && ret > 0; i++)
+    ret = entitle_toml_array_add (doc, engine, "runtime_supports_json", runtimes[i].name, err);
+  if (ret != 0)
+    return ret < 0 ? ret : 0;
+  if ((f = open_memstream (&list, &len)) == NULL)
+    abort ();
+  fputs ("[\"crun\", \"runc\", \"kata\", \"runsc\", \"youki\", \"krun\"", f);
+  for (i = 0; i < n; i++)
+    {
+      cleanup_free char *name = entitle_toml_string (runtimes[i].name);
+      fprintf (f, ", %s", name);
+    }
+  fputs ("]", f);
+  if (fclose (f) != 0)
+    abort ();
+  return entitle_toml_set (doc, engine, "runtime_supports_json", list, err);
+}
+
 /* Podman's containers.conf: [engine.runtimes] NAME = ["PATH", ...], the
    paths Podman tries in turn.  */
 static int
@@ -149,6 +183,8 @@ edit_podman (const char *path, const char *text, size_t len, const struct entitl
         cleanup_free char *name = entitle_toml_string (runtimes[i].name);
         ret = entitle_toml_set (doc, engine, "runtime", name, err);
       }
+  if (ret == 0)
+    ret = podman_supports_json (doc, runtimes, n, err);
   if (ret == 0)
     *out = entitle_toml_text (doc, out_len);
   return ret;

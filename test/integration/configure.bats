@@ -89,7 +89,9 @@ configured_twice() {
   [ -f /usr/share/containers/containers.conf ] || skip "no /usr/share/containers/containers.conf (Debian package golang-github-containers-common)"
   cp /usr/share/containers/containers.conf "$T/containers.conf"
   configured_twice podman "$T/containers.conf" --profile confined
-  [ "$(diff "$BATS_TEST_TMPDIR/before" "$T/containers.conf" | grep -c '^>')" -eq 2 ]
+  # The two runtimes, and runtime_supports_json (Podman then passes --log).
+  [ "$(diff "$BATS_TEST_TMPDIR/before" "$T/containers.conf" | grep -c "^>")" -eq 3 ]
+  grep -qx "runtime_supports_json = \[\"crun\", \"runc\", \"kata\", \"runsc\", \"youki\", \"krun\", \"entitle\", \"entitle-confined\"\]" "$T/containers.conf"
   run env CONTAINERS_CONF="$T/containers.conf" podman --root "$BATS_TEST_TMPDIR/pm/root" \
     --runroot "$BATS_TEST_TMPDIR/pm/run" --storage-driver vfs --runtime entitle-confined \
     info --format '{{.Host.OCIRuntime.Path}}'

@@ -99,9 +99,23 @@ SCRIPT="$ENGINE_SCRIPT; exit 3"
   confined_output EPERM
 }
 
-@test "Podman: an entitle error reaches podman run as its message" {
+@test "Podman: an entitle error reaches podman run as its message, with one entitle: prefix" {
   pm_run entitle --annotation io.entitle.entitlements=network.bogus -- /bin/true
   [ "$status" -ne 0 ]
-  [[ "$stderr" == *"entitle: annotation \`io.entitle.entitlements\`: unknown entitlement \`network.bogus\`"* ]]
+  # Podman names the runtime itself: "OCI runtime error: entitle: ...".
+  [ "$stderr" = "Error: OCI runtime error: entitle: annotation \`io.entitle.entitlements\`: unknown entitlement \`network.bogus\`" ]
   [ -z "$(pm ps -aq)" ]
+}
+
+@test "Podman: runc's error through entitle reads as through runc, not as runc's log line" {
+  # entitle configure named entitle among the runtimes that write runc's
+  # JSON log: Podman gives it --log, and runc's stderr is its message.
+  grep -q '^runtime_supports_json = \[.*"entitle", "entitle-confined"\]$' "$PM_DIR/containers.conf"
+  pm_run "$RUNC_BIN" -- /nonexistent
+  [ "$status" -ne 0 ]
+  runc_stderr=${stderr#"Error: $RUNC_BIN: "}
+  pm_run entitle -- /nonexistent
+  [ "$status" -ne 0 ]
+  [ "$stderr" = "Error: entitle: $runc_stderr" ]
+  [[ "$stderr" != *level=error* ]]
 }

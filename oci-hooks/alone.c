@@ -72,7 +72,11 @@ hook_check_applied (struct entitle_ctx_s *ctx, const char *bundle, const struct 
   argv[n++] = (char *)"-b";
   argv[n++] = (char *)bundle;
   argv[n] = NULL;
-  if (!ctx->config->present)
+  /* No admin config: the check reads none either.  Where the hook found
+     none at the installed path, the check looks there too, and its
+     refusal says where an admin would grant (ENTITLE_CONFIG=, which the
+     user never set, would be named instead).  */
+  if (!ctx->config->present && (ctx->config->path == NULL || *ctx->config->path == '\0'))
     setenv ("ENTITLE_CONFIG", "", 1);
   /* runc gives a hook without an `env` its own environment, and entitle
      marked that as the runtime it ran: this is no exec loop.  */

@@ -380,6 +380,31 @@ hooksd_bundle() {
   [ "$output" = "mount /tmp: ok" ]
 }
 
+# entitle_config_file: the admin config's path this build reads by default
+# (configure --with-config-file).
+entitle_config_file() {
+  sed -n 's/^#define ENTITLE_CONFIG_FILE "\(.*\)"$/\1/p' "$ENTITLE_BUILDDIR/config.h"
+}
+
+# The hooks.d file gives the hook no environment of the test's: no
+# ENTITLE_CONFIG, the admin config at its installed path, which this host
+# lacks.  The refusal says what to do about it, not ENTITLE_CONFIG, which
+# the user never set.
+@test "hooks.d: with no admin config, a refused entitlement that needs a grant says where to grant it" {
+  [ ! -e "$(entitle_config_file)" ] || skip "this host has an admin config at $(entitle_config_file)"
+  probe_bundle "$BUNDLE" "mount /tmp"
+  set_entitlements "$BUNDLE" security.admin
+  hooksd_bundle
+  edit_config "$BUNDLE" '.hooks.createRuntime[0].env = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"]'
+  run_bundle rnc
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *'`security.admin` not applied: entitle-hook from hooks.d'* ]]
+  [[ "$stderr" != *ENTITLE_CONFIG* ]]
+  # runc quotes the hook's stderr in its log line.
+  stderr=${stderr//\\\"/\"}
+  [[ "$stderr" == *"there is none at $(entitle_config_file) (to grant it, an admin writes {\"grant\": [\"security.admin\"]} there"* ]]
+}
+
 @test "entitle-hook: bad input gets one line and a non-zero exit" {
   run --separate-stderr "$ENTITLE_HOOK" createRuntime <<<'not json'
   [ "$status" -eq 1 ]

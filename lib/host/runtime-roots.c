@@ -121,7 +121,10 @@ entitle_runtime_roots_join (char *const *roots)
   if (f == NULL)
     abort ();
   for (size_t i = 0; roots[i]; i++)
-    fprintf (f, "%s%s", i == 0 ? "" : roots[i + 1] ? ", " : " and ", roots[i]);
+    {
+      const char *sep = roots[i + 1] ? ", " : " and ";
+      fprintf (f, "%s%s", i == 0 ? "" : sep, roots[i]);
+    }
   if (fclose (f) != 0)
     abort ();
   return out;

@@ -159,6 +159,30 @@ tracked_files() {
   [ "$(stat -c %Y "$TREE/config.status")" = "$before" ]
 }
 
+@test "build: make install after configure --prefix=OTHER installs binaries that run their siblings from OTHER" {
+  require_checkout
+  # The tree as the demo left it (built with configure's default prefix),
+  # then configured again for another and installed, as a user does.
+  configured "$TREE"
+  p2="$BATS_TEST_TMPDIR/p2"
+  (cd "$TREE" && { [ -x shim/entitle ] || make -j2; } && ./configure -q --prefix="$p2" && make -j2 install) \
+    >"$BATS_TEST_TMPDIR/build.log" 2>&1 || {
+    tail -n 30 "$BATS_TEST_TMPDIR/build.log" >&2
+    false
+  }
+  probe_bundle "$BUNDLE" "socket inet"
+  set_entitlements "$BUNDLE" network.none
+  # entitle runs entitle-full, which writes the path of entitle-hook: both
+  # the new prefix's.
+  run --separate-stderr "$p2/bin/entitle" compile -b "$BUNDLE"
+  if [ "$status" -ne 0 ]; then
+    echo "$stderr" >&2
+    false
+  fi
+  [ "$(jq -r '[.hooks.createRuntime[].path] | unique | .[]' <<<"$output")" = "$p2/libexec/entitle/entitle-hook" ]
+  [ "$(jq -r .hook.path "$p2/share/containers/oci/hooks.d/entitle.json")" = "$p2/libexec/entitle/entitle-hook" ]
+}
+
 @test "build: make clean deletes no file that git tracks" {
   require_checkout
   configured "$TREE"

@@ -139,10 +139,14 @@ podman_supports_json (entitle_toml_t *doc, const struct entitle_engine_runtime_s
   FILE *f;
   int ret = entitle_toml_get (doc, engine, "runtime_supports_json", &raw, err);
 
-  for (i = 0; i < n && ret > 0; i++)
-    ret = entitle_toml_array_add (doc, engine, "runtime_supports_json", runtimes[i].name, err);
-  if (ret != 0)
-    return ret < 0 ? ret : 0;
+  if (ret < 0)
+    return ret;
+  if (ret > 0)
+    {
+      for (i = 0; i < n && ret >= 0; i++)
+        ret = entitle_toml_array_add (doc, engine, "runtime_supports_json", runtimes[i].name, err);
+      return ret < 0 ? ret : 0;
+    }
   if ((f = open_memstream (&list, &len)) == NULL)
     abort ();
   fputs ("[\"crun\", \"runc\", \"kata\", \"runsc\", \"youki\", \"krun\"", f);

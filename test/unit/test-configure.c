@@ -449,10 +449,16 @@ test_engine_podman_and_crio (void **state)
 {
   (void)state;
   edits_to ("podman", "# containers.conf\n[engine]\nruntime = \"crun\"\n\n[engine.runtimes]\n#crun = []\n", confined,
-            "# containers.conf\n[engine]\nruntime = \"crun\"\n\n[engine.runtimes]\n"
+            "# containers.conf\n[engine]\nruntime = \"crun\"\n"
+            "runtime_supports_json = [\"crun\", \"runc\", \"kata\", \"runsc\", \"youki\", \"krun\", \"entitle\", "
+            "\"entitle-confined\"]\n\n[engine.runtimes]\n"
             "entitle = [\"" BIN "\"]\n"
             "entitle-confined = [\"/usr/local/bin/entitle-confined\"]\n"
             "#crun = []\n");
+  /* A list of the file's own is added to, not replaced.  */
+  edits_to ("podman", "[engine]\nruntime_supports_json = [\"runc\"]\n", NULL,
+            "[engine]\nruntime_supports_json = [\"runc\", \"entitle\"]\n\n[engine.runtimes]\n"
+            "entitle = [\"" BIN "\"]\n");
   edits_to ("crio", "", NULL,
             "[crio.runtime.runtimes.entitle]\n"
             "  runtime_path = \"" BIN "\"\n"

@@ -163,7 +163,10 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
         return ret;
       exit (EXIT_SUCCESS);
     }
-  pristine = json_clone (spec);
+  /* The tree before, for --diff's summary only: a clone doubles the peak
+     of a large config (attacks-limits.bats).  */
+  if (o.diff && !o.full)
+    pristine = json_clone (spec);
   ret = json_generate (spec, &before, &blen, err);
   if (ret == 0)
     ret = entitle_rewrite (s->ctx, spec, &final, err);

@@ -11,6 +11,7 @@
 #include "file.h"
 #include "json.h"
 #include "request-mark.h"
+#include "request.h"
 #include "utils.h"
 
 /* Could anything apply?  Only then is config.json parsed: the admin sets
@@ -57,7 +58,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     return ret;
   ret = entitle_rewrite (s->ctx, spec, &final, err);
   if (UNLIKELY (ret < 0))
-    return ret;
+    return entitle_request_blame_image (spec, err);
   if (ret == 0)
     return shim_exec_runtime (s, err);
   /* Refuse before the runtime starts anything (and before the bundle is

@@ -67,8 +67,7 @@ parse_source (const struct entitle_catalogue_s *cat, const char *list, enum enti
   return ret;
 }
 
-/* The image's label, the last of the three (DESIGN §8): an error names
-   the image by its digest where it is known.  */
+/* The image's label, the last of the three (DESIGN §8).  */
 static int
 image_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
                  entitle_error_t *err)
@@ -78,10 +77,22 @@ image_requested (const struct entitle_catalogue_s *cat, const json_t *spec, stru
 
   if (ret <= 0)
     return ret;
-  ret = parse_source (cat, image.entitlements, ENTITLE_SOURCE_IMAGE, requested, err);
-  if (UNLIKELY (ret < 0) && image.digest)
-    return entitle_error_wrap (err, "image %s", image.digest);
-  return ret;
+  return parse_source (cat, image.entitlements, ENTITLE_SOURCE_IMAGE, requested, err);
+}
+
+int
+entitle_request_blame_image (const json_t *spec, entitle_error_t *err)
+{
+  cleanup_image_request struct entitle_image_request_s image = { 0 };
+  entitle_error_t ignored = NULL;
+  int ret = -(*err)->status;
+
+  if (entitle_request_asked (spec) || entitle_image_request (spec, &image, &ignored) != 1 || image.digest == NULL)
+    {
+      entitle_error_release (&ignored);
+      return ret < 0 ? ret : -EINVAL;
+    }
+  return entitle_error_wrap (err, "image %s", image.digest);
 }
 
 bool

@@ -45,6 +45,13 @@ bool entitle_request_in_annotations (const json_t *doc);
 bool entitle_request_asked (const json_t *spec);
 
 /**
+ * A refusal of @spec's request (*@err), named after the image whose label
+ * asked, where the image's label is the request and its digest known:
+ * "image sha256:…: ...".  Returns the error's negative status.
+ */
+int entitle_request_blame_image (const json_t *spec, entitle_error_t *err);
+
+/**
  * The final set for @spec: its request (entitle_requested) resolved
  * against the admin config of @ctx (defaults, require, ladders), without
  * the grant check.  What the hook enforces, whoever rewrote the config.

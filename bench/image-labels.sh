@@ -76,16 +76,13 @@ S1000=$(store_bundle "$W/store-1000" 1000)
 D1=$(docker_bundle "$W/docker-root")
 annotated_bundle "$S1" "$W/lbl-annotated"
 echo "{\"runtime\": \"$W/stub\", \"image_labels\": {\"containers-storage\": [\"$W/store-1\", \"$W/store-1000\"], \"docker\": [\"$W/docker-root\"]}}" >"$W/labels.json"
-# Each lookup must find the label, else the rows measure nothing.
-for b in "$S1" "$S1000" "$D1"; do
-  cp "$b/config.orig" "$b/config.json"
-  ENTITLE_CONFIG=$W/labels.json "$ENTITLE" --root "$ROOT" create -b "$b" "${b##*/}" </dev/null >/dev/null
-  [ "$(jq -r '.annotations["io.entitle.image-label"]' "$b/config.json")" = network.none ] ||
-    { echo "bench: the label was not found for $b" >&2; exit 1; }
-  cp "$b/config.orig" "$b/config.json"
-done
 for pair in "store-1:$S1:c-bench" "store-1000:$S1000:c-bench" "docker:$D1:${D1##*/}"; do
   IFS=: read -r name b id <<<"$pair"
+  # The lookup must find the label, else the row measures nothing.
+  cp "$b/config.orig" "$b/config.json"
+  ENTITLE_CONFIG=$W/labels.json "$ENTITLE" --root "$ROOT" create -b "$b" "$id" </dev/null >/dev/null
+  [ "$(jq -r '.annotations["io.entitle.image-label"]' "$b/config.json")" = network.none ] ||
+    { echo "bench: the label was not found for $b" >&2; exit 1; }
   cp "$b/config.orig" "$b/config.json"
   a=$(ENTITLE_CONFIG=$W/labels.json instr "$FULL" --root "$ROOT" create -b "$b" "$id")
   cp "$b/config.orig" "$b/config.json"

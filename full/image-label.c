@@ -47,6 +47,10 @@ shim_image_label (struct shim_s *s, json_t *spec, entitle_error_t *err)
     return 0;
   annotations = json_get_or_add (spec, "annotations", JSON_OBJECT);
   json_set (annotations, ENTITLE_ANNOTATION_IMAGE_LABEL, json_new_string (image.entitlements));
-  json_set (annotations, ENTITLE_ANNOTATION_IMAGE_DIGEST, json_new_string (image.digest));
+  /* containerd's record of a container made by ctr names no digest.  */
+  if (image.digest)
+    json_set (annotations, ENTITLE_ANNOTATION_IMAGE_DIGEST, json_new_string (image.digest));
+  else
+    json_del (annotations, ENTITLE_ANNOTATION_IMAGE_DIGEST);
   return 1;
 }

@@ -39,4 +39,9 @@ int entitle_image_docker (const struct entitle_config_s *cfg, const char *id, co
 int entitle_image_storage (const char *root, const char *driver, const char *id, const json_t *spec,
                            struct entitle_image_request_s *out, entitle_error_t *err);
 
+/** Ask containerd at @socket for its record of container @id of namespace
+    @ns.  */
+int entitle_image_containerd (const char *socket, const char *ns, const char *id,
+                              struct entitle_image_request_s *out, entitle_error_t *err);
+
 #endif

@@ -144,9 +144,38 @@ absolute (const char *bundle)
   return p;
 }
 
-/* The engine, and for containers/storage the graph root and driver.  */
+/* A containerd task's bundle, STATE/io.containerd.runtime.v2.task/NS/ID,
+   run by a shim of the containerd whose socket @sockets names (the shim
+   gives the runtime TTRPC_ADDRESS, that socket's name and ".ttrpc"): the
+   socket, with the namespace into @ns (malloc'd).  */
+static const char *
+containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
+{
+  static const char task[] = "/io.containerd.runtime.v2.task/";
+  const char *ttrpc = getenv ("TTRPC_ADDRESS"), *t, *slash;
+  char **s;
+
+  if (ttrpc == NULL || (t = strstr (bundle, task)) == NULL)
+    return NULL;
+  t += strlen (task);
+  slash = strchr (t, '/');
+  if (slash == NULL || slash == t || strcmp (slash + 1, id) != 0)
+    return NULL;
+  for (s = sockets; s && *s; s++)
+    if (strncmp (ttrpc, *s, strlen (*s)) == 0 && strcmp (ttrpc + strlen (*s), ".ttrpc") == 0)
+      {
+        *ns = strndup (t, (size_t)(slash - t));
+        if (*ns == NULL)
+          abort ();
+        return *s;
+      }
+  return NULL;
+}
+
+/* The engine; for containers/storage the graph root and driver into
+   @where and @name, for containerd its socket and the namespace.  */
 static enum entitle_image_engine
-engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *id, const char **root, char **driver)
+engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *id, const char **where, char **name)
 {
   cleanup_free char *abs = NULL;
 
@@ -154,8 +183,11 @@ engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *i
     return ENTITLE_IMAGE_NONE;
   if (cfg->image_docker && cfg->image_docker[0] && docker_bundle (abs, id))
     return ENTITLE_IMAGE_DOCKER;
-  *root = storage_root_of (cfg->image_storage, abs, id, driver);
-  return *root ? ENTITLE_IMAGE_STORAGE : ENTITLE_IMAGE_NONE;
+  *where = storage_root_of (cfg->image_storage, abs, id, name);
+  if (*where)
+    return ENTITLE_IMAGE_STORAGE;
+  *where = containerd_of (cfg->image_containerd, abs, id, name);
+  return *where ? ENTITLE_IMAGE_CONTAINERD : ENTITLE_IMAGE_NONE;
 }
 
 enum entitle_image_engine
@@ -182,10 +214,21 @@ lookup (const struct entitle_config_s *cfg, const char *bundle, const char *id, 
       if (!entitle_image_plain_name (driver))
         return entitle_make_error (err, EINVAL, "bundle `%s`: no storage driver in its path", bundle);
       return entitle_image_storage (root, driver, id, spec, out, err);
+    case ENTITLE_IMAGE_CONTAINERD:
+      return entitle_image_containerd (root, driver, id, out, err);
     case ENTITLE_IMAGE_NONE:
       break;
     }
   return 0;
+}
+
+/* A record not there, not ours to read, or a daemon that did not answer
+   (containerd's).  */
+static bool
+unreadable (int status)
+{
+  return status == ENOENT || status == EACCES || status == ECONNREFUSED || status == ETIMEDOUT
+         || status == ECONNRESET || status == EPIPE;
 }
 
 int
@@ -196,7 +239,7 @@ entitle_image_lookup (const struct entitle_config_s *cfg, const char *bundle, co
 
   /* A record that is not there, or not ours to read, never fails a
      container: it may have asked nothing.  What is there and wrong does.  */
-  if (ret < 0 && ((*err)->status == ENOENT || (*err)->status == EACCES))
+  if (ret < 0 && unreadable ((*err)->status))
     {
       entitle_log_warning (log, "%s: the image's label `%s` is not read", (*err)->msg, ENTITLE_ANNOTATION);
       entitle_error_release (err);

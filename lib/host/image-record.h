@@ -11,16 +11,19 @@
 /* The label of the image a container runs, from the engine's own record
    of the container on this host (docs/image-labels.md): Docker's
    config.v2.json and image store, containers/storage's containers.json
-   and image store (Podman; CRI-O has the same store).  Only where the
-   admin config's `image_labels` names the engine's root; the image is
-   found by the digest the record holds, and its config is hashed against
-   that digest before it is read.  */
+   and image store (Podman; CRI-O has the same store), containerd's
+   record (asked over its socket: it holds the record locked), which
+   copied the image's labels when the container was made.  Only where the
+   admin config's `image_labels` names the engine's root; Docker's and
+   the store's image is found by the digest the record holds, and its
+   config is hashed against that digest before it is read.  */
 
 enum entitle_image_engine
 {
   ENTITLE_IMAGE_NONE = 0,
   ENTITLE_IMAGE_DOCKER,
   ENTITLE_IMAGE_STORAGE,
+  ENTITLE_IMAGE_CONTAINERD,
 };
 
 /**
@@ -29,7 +32,9 @@ enum entitle_image_engine
  * kept) with id @id, by the paths alone (no file is opened: the
  * front asks this of every create): Docker's (containerd namespace
  * `moby`) where the admin config names a Docker root, containers/storage's
- * where the bundle is in one of the graph roots it names; NONE otherwise.
+ * where the bundle is in one of the graph roots it names, containerd's
+ * where the bundle is a containerd task's and the shim's TTRPC_ADDRESS is
+ * that of a socket it names; NONE otherwise.
  */
 enum entitle_image_engine entitle_image_engine_of (const struct entitle_config_s *cfg, const char *bundle,
                                                    const char *id);

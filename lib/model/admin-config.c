@@ -170,7 +170,7 @@ enum key_kind
   KEY_ACTION,   /* on_unenforceable: "refuse" or "warn" */
   KEY_PROFILES, /* {"NAME": [ENT...]} */
   KEY_CUSTOM,   /* {"NAME": {definition}}: lib/model/custom.c */
-  KEY_IMAGES,   /* image_labels: true, false or {"docker": [DIR...], "containers-storage": [DIR...]} */
+  KEY_IMAGES,   /* image_labels: true, false or {"docker": [DIR...], "containers-storage": [DIR...], "containerd": [SOCKET...]} */
 };
 
 static const struct
@@ -246,6 +246,7 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
 /* The engines' default roots, where `"image_labels": true` looks.  */
 #define DEFAULT_DOCKER_ROOT  "/var/lib/docker"
 #define DEFAULT_STORAGE_ROOT "/var/lib/containers/storage"
+#define DEFAULT_CONTAINERD   "/run/containerd/containerd.sock"
 
 static char **
 list_one (const char *s)
@@ -270,31 +271,35 @@ absolute_roots (char **l, const char *path, entitle_error_t *err)
 static int
 get_images (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *err)
 {
-  const json_t *docker = json_get (v, "docker"), *storage = json_get (v, "containers-storage");
-  int ret;
+  static const char *const names[] = { "docker", "containers-storage", "containerd" };
+  static const char *const defaults[] = { DEFAULT_DOCKER_ROOT, DEFAULT_STORAGE_ROOT, DEFAULT_CONTAINERD };
+  char ***lists[] = { &cfg->image_docker, &cfg->image_storage, &cfg->image_containerd };
+  size_t i, found = 0;
+  int ret = 0;
 
-  cleanup_strvp (&cfg->image_docker);
-  cleanup_strvp (&cfg->image_storage);
-  if (v->type == JSON_TRUE || v->type == JSON_FALSE)
+  for (i = 0; i < 3; i++)
     {
-      cfg->image_docker = v->type == JSON_TRUE ? list_one (DEFAULT_DOCKER_ROOT) : NULL;
-      cfg->image_storage = v->type == JSON_TRUE ? list_one (DEFAULT_STORAGE_ROOT) : NULL;
-      return 0;
+      const json_t *l = json_get (v, names[i]);
+      char what[64];
+
+      cleanup_strvp (lists[i]);
+      if (v->type == JSON_TRUE)
+        *lists[i] = list_one (defaults[i]);
+      if (v->type != JSON_OBJECT)
+        continue;
+      *lists[i] = empty_list ();
+      found += l != NULL;
+      snprintf (what, sizeof (what), "`image_labels.%s`", names[i]);
+      if (ret == 0 && l)
+        ret = list_of (l, what, lists[i], cfg->path, err);
+      if (ret == 0)
+        ret = absolute_roots (*lists[i], cfg->path, err);
     }
-  if (v->type != JSON_OBJECT || v->n != (size_t)(docker != NULL) + (storage != NULL))
+  if (ret == 0 && (v->type == JSON_OBJECT ? found != v->n : v->type != JSON_TRUE && v->type != JSON_FALSE))
     return entitle_make_error (err, EINVAL,
                                "`%s`: `image_labels` must be true, false or {\"docker\": [DIR...], "
-                               "\"containers-storage\": [DIR...]}",
+                               "\"containers-storage\": [DIR...], \"containerd\": [SOCKET...]}",
                                cfg->path);
-  cfg->image_docker = empty_list ();
-  cfg->image_storage = empty_list ();
-  ret = docker ? list_of (docker, "`image_labels.docker`", &cfg->image_docker, cfg->path, err) : 0;
-  if (ret == 0 && storage)
-    ret = list_of (storage, "`image_labels.containers-storage`", &cfg->image_storage, cfg->path, err);
-  if (ret == 0)
-    ret = absolute_roots (cfg->image_docker, cfg->path, err);
-  if (ret == 0)
-    ret = absolute_roots (cfg->image_storage, cfg->path, err);
   return ret;
 }
 
@@ -577,6 +582,7 @@ entitle_config_free (struct entitle_config_s *cfg)
   free (cfg->hook);
   cleanup_strvp (&cfg->image_docker);
   cleanup_strvp (&cfg->image_storage);
+  cleanup_strvp (&cfg->image_containerd);
   cleanup_strvp (&cfg->defaults);
   cleanup_strvp (&cfg->grant);
   cleanup_strvp (&cfg->require);

@@ -35,8 +35,9 @@ struct entitle_config_s
   /* "image_labels": the engines' data roots where create looks up the
      label of the image a container runs (docs/image-labels.md); NULL when
      off, the default.  */
-  char **image_docker;  /**< Docker's data roots */
-  char **image_storage; /**< containers/storage graph roots (Podman, CRI-O) */
+  char **image_docker;     /**< Docker's data roots */
+  char **image_storage;    /**< containers/storage graph roots (Podman, CRI-O) */
+  char **image_containerd; /**< containerd's gRPC sockets */
   struct entitle_profile_s *profiles;
   size_t n_profiles;
   struct entitle_catalogue_s catalogue;    /**< the built-in rows and `entitlements`, the custom ones */
@@ -93,7 +94,8 @@ entitle_config_sets_policy (const struct entitle_config_s *cfg)
 static inline bool
 entitle_config_image_labels (const struct entitle_config_s *cfg)
 {
-  return (cfg->image_docker && cfg->image_docker[0]) || (cfg->image_storage && cfg->image_storage[0]);
+  return (cfg->image_docker && cfg->image_docker[0]) || (cfg->image_storage && cfg->image_storage[0])
+         || (cfg->image_containerd && cfg->image_containerd[0]);
 }
 
 /**

@@ -39,6 +39,18 @@ setup_file() {
   PATH="$CTRD_DIR/bin:$PATH" ENTITLE_CONFIG= containerd_start "$CTRD_DIR" || return 1
   ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" images import \
     --base-name docker.io/library/entitle-busybox "$CTRD_DIR/image.tar" >/dev/null
+  # Image labels (issue 28): the same image whose config carries the label
+  # an image author writes, and entitle with an admin config that asks
+  # this containerd for its record of each container (a wrapper, since
+  # ctr's --runc-binary takes no arguments).
+  OCI_IMAGE_LABELS='{"io.entitle.entitlements": "network.none"}' \
+    "$OCI_IMAGE" "$CTRD_DIR/rootfs" "$CTRD_DIR/labelled.tar" /bin/sh
+  ctr -a "$CTRD_DIR/containerd.sock" -n "$CTRD_NS" images import \
+    --base-name docker.io/library/entitle-labelled "$CTRD_DIR/labelled.tar" >/dev/null
+  echo '{"image_labels": {"containerd": ["'"$CTRD_DIR/containerd.sock"'"]}}' >"$CTRD_DIR/labels.json"
+  printf '#!/bin/sh\nexec %s --entitle-config=%s "$@"\n' "$(realpath "$ENTITLE")" "$CTRD_DIR/labels.json" \
+    >"$CTRD_DIR/bin/entitle-labels"
+  chmod +x "$CTRD_DIR/bin/entitle-labels"
 }
 
 teardown_file() {
@@ -179,4 +191,60 @@ ctr_run() {
   one_error_line
   [[ "$stderr" == *"searched its default root, $base/none/docker/runtime-runc/moby, $base/none/runc and $base/none/crun;"* ]]
   [[ "$stderr" == *"--root /run/containerd/runc/NAMESPACE"* ]]
+}
+
+# Image labels (issue 28): containerd copies the labels of the image's
+# config into its record of the container when it makes it; entitle asks
+# containerd for that record (image_labels.containerd).
+
+LABELLED=docker.io/library/entitle-labelled:latest
+
+# lbl_run RUNTIME [OPTION...] -- COMMAND...: ctr run of the labelled image.
+lbl_run() {
+  local runtime=$1 opts=()
+  shift
+  while [ "$1" != -- ]; do
+    opts+=("$1")
+    shift
+  done
+  shift
+  run --separate-stderr cr run --rm --runc-binary "$runtime" --runc-root "$CTRD_DIR/runc" \
+    "${opts[@]}" "$LABELLED" "$CTID" "$@"
+}
+
+@test "containerd, image label: ctr run of an image labelled network.none is confined with no flag where the admin turns image labels on" {
+  lbl_run "$RUNC_BIN" -- /probe socket inet
+  [ "$output" = ok ]
+  # Off by default.
+  lbl_run "$ENT_ABS" -- /probe socket inet
+  [ "$output" = ok ]
+  lbl_run "$CTRD_DIR/bin/entitle-labels" -- /probe socket inet
+  echo "$stderr" >&2
+  [ "$output" = EPERM ]
+  # The same bytes without the label: nothing asked, nothing written.
+  run --separate-stderr cr run --rm --runc-binary "$CTRD_DIR/bin/entitle-labels" --runc-root "$CTRD_DIR/runc" \
+    "$IMAGE" "$CTID" /probe socket inet
+  [ "$output" = ok ]
+}
+
+@test "containerd, image label: the annotation replaces what the image asks, even emptied" {
+  lbl_run "$CTRD_DIR/bin/entitle-labels" --annotation io.entitle.entitlements= -- /probe socket inet
+  [ "$output" = ok ]
+  lbl_run "$CTRD_DIR/bin/entitle-labels" --annotation io.entitle.entitlements=network.user -- /probe socket inet
+  [ "$output" = ok ]
+}
+
+@test "containerd, image label: a containerd that does not answer leaves the container as it asked, with a warning" {
+  # A task's bundle where the shim's TTRPC_ADDRESS names a socket of the
+  # admin config that nobody listens on: the record cannot be read, and
+  # the container, which may have asked nothing, runs.
+  local bundle="$BATS_TEST_TMPDIR/state/io.containerd.runtime.v2.task/ns/$CTID"
+  probe_bundle "$bundle" "socket inet"
+  echo '{"image_labels": {"containerd": ["'"$BATS_TEST_TMPDIR/down.sock"'"]}}' >"$BATS_TEST_TMPDIR/down.json"
+  run --separate-stderr env TTRPC_ADDRESS="$BATS_TEST_TMPDIR/down.sock.ttrpc" "$ENTITLE" \
+    --entitle-config="$BATS_TEST_TMPDIR/down.json" --root "$ROOT" run -b "$bundle" "$CTID"
+  echo "$stderr" >&2
+  [ "$status" -eq 0 ]
+  [ "$output" = "socket inet: ok" ]
+  [[ "$stderr" == "entitle: warning: containerd's record of container $CTID: gRPC "*"/down.sock\`: No such file or directory: the image's label \`io.entitle.entitlements\` is not read" ]]
 }

@@ -5,6 +5,7 @@
 # layout (`ctr images import` takes it) of one gzip layer holding ROOTFS,
 # with PATH=/bin and CMD as its default command, tagged "latest".  The
 # layer's bytes depend only on ROOTFS (sorted names, owner 0, mtime 0).
+# OCI_IMAGE_LABELS, a JSON object, becomes the config's Labels (image-admission.bats).
 # Needs jq.
 set -eu
 rootfs=$1 out=$2
@@ -35,9 +36,9 @@ gzip -n "$work/layer.tar"
 blob "$work/layer.tar.gz"
 layer=$digest layer_size=$size
 
-jq -n -c --arg arch "$arch" --arg diff "$diff_id" '{
+jq -n -c --arg arch "$arch" --arg diff "$diff_id" --argjson labels "${OCI_IMAGE_LABELS:-null}" '{
   architecture: $arch, os: "linux",
-  config: {Cmd: $ARGS.positional, Env: ["PATH=/bin"]},
+  config: ({Cmd: $ARGS.positional, Env: ["PATH=/bin"]} + if $labels == null then {} else {Labels: $labels} end),
   rootfs: {type: "layers", diff_ids: [$diff]}}' --args "$@" >"$work/config.json"
 blob "$work/config.json"
 config=$digest config_size=$size

@@ -50,6 +50,17 @@ int shim_load_config (struct shim_s *s, bool policy, entitle_error_t *err);
 int shim_find_runtime (struct shim_s *s, char **runtime, entitle_error_t *err);
 int shim_configure (struct shim_s *s, entitle_error_t *err);
 
+/** Could the engine's record of this container hold its image's label
+    (the admin config's `image_labels`; no file opened)?  */
+bool shim_image_applies (const struct entitle_config_s *cfg, const struct entitle_args_s *a);
+
+/**
+ * Put the label of the image the container runs into @spec's annotations
+ * (full/image-label.c): 1 when there is one, 0 when none applies, <0 on a malformed record or
+ * label, or an annotation of the label the record does not confirm.
+ */
+int shim_image_label (struct shim_s *s, json_t *spec, entitle_error_t *err);
+
 /** The fds past 2 the runtime passes the container (LISTEN_FDS, --preserve-fds).  */
 int shim_preserved_fds (const struct entitle_args_s *a);
 

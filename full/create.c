@@ -11,6 +11,7 @@
 #include "file.h"
 #include "json.h"
 #include "request-mark.h"
+#include "request.h"
 #include "utils.h"
 
 /* Could anything apply?  Only then is config.json parsed: the admin sets
@@ -35,14 +36,15 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     }
   /* Too large to parse, but transparent if nothing could apply to it.  */
   if (ret < 0 && (*err)->status == EFBIG && !entitle_config_sets_policy (s->ctx->config)
-      && entitle_config_file_may_ask (path) == 0)
+      && entitle_config_file_may_ask (path) == 0 && !shim_image_applies (s->ctx->config, &s->args))
     {
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
-  if (!entitle_config_sets_policy (s->ctx->config) && !entitle_config_may_ask (raw, len))
+  if (!entitle_config_sets_policy (s->ctx->config) && !entitle_config_may_ask (raw, len)
+      && !shim_image_applies (s->ctx->config, &s->args))
     return shim_exec_runtime (s, err);
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))
@@ -51,9 +53,12 @@ shim_create (struct shim_s *s, entitle_error_t *err)
      it writes back.  */
   free (get_and_reset (&raw));
   ENTITLE_FAULT_POINT ("after-parse");
-  ret = entitle_rewrite (s->ctx, spec, &final, err);
+  ret = shim_image_label (s, spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  ret = entitle_rewrite (s->ctx, spec, &final, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_request_blame_image (spec, err);
   if (ret == 0)
     return shim_exec_runtime (s, err);
   /* Refuse before the runtime starts anything (and before the bundle is

@@ -21,6 +21,7 @@
 #include "admin-config.h"
 #include "args.h"
 #include "file.h"
+#include "image-record.h"
 #include "log.h"
 #include "request-mark.h"
 #include "runtime.h"
@@ -35,15 +36,17 @@ is (const char *command, const char *name)
   return command && strcmp (command, name) == 0;
 }
 
-/* Same rule as shim_create: only a config that could be rewritten needs
-   the full program.  Anything unusual (unreadable, too large with a mark)
+/* Same rule as shim_create: only a config that could be rewritten, or
+   whose image's label the engine's record may hold, needs the full
+   program.  Anything unusual (unreadable, too large with a mark)
    goes there too, to be reported in its words.  */
 static bool
 create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s *cfg)
 {
   cleanup_free char *path = entitle_args_config_path (a), *raw = NULL;
   entitle_error_t err = NULL;
-  bool admin = entitle_config_sets_policy (cfg);
+  /* The engine's record may hold the image's label: no file opened.  */
+  bool admin = entitle_config_sets_policy (cfg) || entitle_image_engine_of (cfg, a->bundle, a->id) != ENTITLE_IMAGE_NONE;
   size_t len;
   int ret, status;
 

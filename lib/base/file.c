@@ -10,23 +10,21 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include "fault.h"
 #include "file.h"
 #include "utils.h"
 
-int
-entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitle_error_t *err)
+/* The regular file open at @fd (named @path in messages), whole.  */
+static int
+read_fd (int fd, const char *path, size_t max, char **buf, size_t *len, entitle_error_t *err)
 {
-  /* O_NONBLOCK: a FIFO in place of the file must not hang us in open(2);
-     fstat refuses it next.  */
-  cleanup_close int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   cleanup_free char *data = NULL;
   struct stat st;
   size_t n = 0, cap;
 
-  if (fd < 0)
-    return entitle_make_error (err, errno, "open `%s`: %s", path, strerror (errno));
   if (fstat (fd, &st) < 0)
     return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
   if (!S_ISREG (st.st_mode))
@@ -65,6 +63,40 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
   *buf = get_and_reset (&data);
   *len = n;
   return 0;
+}
+
+/* O_NONBLOCK: a FIFO in place of the file must not hang us in open(2);
+   fstat refuses it next.  */
+#define READ_FLAGS (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+
+int
+entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitle_error_t *err)
+{
+  cleanup_close int fd = open (path, READ_FLAGS);
+
+  if (fd < 0)
+    return entitle_make_error (err, errno, "open `%s`: %s", path, strerror (errno));
+  return read_fd (fd, path, max, buf, len, err);
+}
+
+int
+entitle_file_read_beneath (const char *root, const char *rel, size_t max, char **buf, size_t *len,
+                           entitle_error_t *err)
+{
+  struct open_how how = { .flags = READ_FLAGS, .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS };
+  cleanup_close int dfd = open (root, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+  cleanup_free char *path = NULL;
+
+  if (asprintf (&path, "%s/%s", root, rel) < 0)
+    abort ();
+  if (dfd < 0)
+    return entitle_make_error (err, errno, "open `%s`: %s", root, strerror (errno));
+  fd = (int)syscall (SYS_openat2, dfd, rel, &how, sizeof (how));
+  if (fd < 0 && errno == ELOOP)
+    return entitle_make_error (err, ELOOP, "open `%s`: a symbolic link on the way", path);
+  if (fd < 0)
+    return entitle_make_error (err, errno, "open `%s`: %s", path, strerror (errno));
+  return read_fd (fd, path, max, buf, len, err);
 }
 
 static int

@@ -16,6 +16,15 @@
 int entitle_file_read (const char *path, size_t max, char **buf, size_t *len,
                        entitle_error_t *err);
 
+/**
+ * entitle_file_read of @rel under the directory @root, never following a
+ * symbolic link and never leaving @root (openat2 RESOLVE_BENEATH,
+ * RESOLVE_NO_SYMLINKS): for an engine's records, which entitle reads but
+ * does not own.
+ */
+int entitle_file_read_beneath (const char *root, const char *rel, size_t max, char **buf, size_t *len,
+                               entitle_error_t *err);
+
 /** write(2) all of @buf, across short writes and EINTR; -1 on error. */
 int entitle_write_all (int fd, const char *buf, size_t len);
 

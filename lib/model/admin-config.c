@@ -170,6 +170,7 @@ enum key_kind
   KEY_ACTION,   /* on_unenforceable: "refuse" or "warn" */
   KEY_PROFILES, /* {"NAME": [ENT...]} */
   KEY_CUSTOM,   /* {"NAME": {definition}}: lib/model/custom.c */
+  KEY_IMAGES,   /* image_labels: true, false or {"docker": [DIR...], "containers-storage": [DIR...]} */
 };
 
 static const struct
@@ -183,6 +184,7 @@ static const struct
   { "entitlements", KEY_CUSTOM, offsetof (struct entitle_config_s, catalogue) },
   { "grant", KEY_LIST, offsetof (struct entitle_config_s, grant) },
   { "hook", KEY_STRING, offsetof (struct entitle_config_s, hook) },
+  { "image_labels", KEY_IMAGES, 0 },
   { "lock", KEY_BOOL, offsetof (struct entitle_config_s, lock) },
   { "on_unenforceable", KEY_ACTION, offsetof (struct entitle_config_s, warn_unenforceable) },
   { "profiles", KEY_PROFILES, 0 },
@@ -241,6 +243,61 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
   return 0;
 }
 
+/* The engines' default roots, where `"image_labels": true` looks.  */
+#define DEFAULT_DOCKER_ROOT  "/var/lib/docker"
+#define DEFAULT_STORAGE_ROOT "/var/lib/containers/storage"
+
+static char **
+list_one (const char *s)
+{
+  char **l = calloc (2, sizeof (char *));
+  if (l == NULL)
+    abort ();
+  l[0] = entitle_xstrdup (s);
+  return l;
+}
+
+/* Each root an absolute path: the lookup matches bundles by prefix.  */
+static int
+absolute_roots (char **l, const char *path, entitle_error_t *err)
+{
+  for (; l && *l; l++)
+    if (**l != '/' || strstr (*l, "/../") || strstr (*l, "/./"))
+      return entitle_make_error (err, EINVAL, "`%s`: `image_labels`: `%s` is not an absolute path", path, *l);
+  return 0;
+}
+
+static int
+get_images (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *err)
+{
+  const json_t *docker = json_get (v, "docker"), *storage = json_get (v, "containers-storage");
+  int ret;
+
+  cleanup_strvp (&cfg->image_docker);
+  cleanup_strvp (&cfg->image_storage);
+  if (v->type == JSON_TRUE || v->type == JSON_FALSE)
+    {
+      cfg->image_docker = v->type == JSON_TRUE ? list_one (DEFAULT_DOCKER_ROOT) : NULL;
+      cfg->image_storage = v->type == JSON_TRUE ? list_one (DEFAULT_STORAGE_ROOT) : NULL;
+      return 0;
+    }
+  if (v->type != JSON_OBJECT || v->n != (size_t)(docker != NULL) + (storage != NULL))
+    return entitle_make_error (err, EINVAL,
+                               "`%s`: `image_labels` must be true, false or {\"docker\": [DIR...], "
+                               "\"containers-storage\": [DIR...]}",
+                               cfg->path);
+  cfg->image_docker = empty_list ();
+  cfg->image_storage = empty_list ();
+  ret = docker ? list_of (docker, "`image_labels.docker`", &cfg->image_docker, cfg->path, err) : 0;
+  if (ret == 0 && storage)
+    ret = list_of (storage, "`image_labels.containers-storage`", &cfg->image_storage, cfg->path, err);
+  if (ret == 0)
+    ret = absolute_roots (cfg->image_docker, cfg->path, err);
+  if (ret == 0)
+    ret = absolute_roots (cfg->image_storage, cfg->path, err);
+  return ret;
+}
+
 static int
 unknown_key (const char *path, const char *key, entitle_error_t *err)
 {
@@ -295,6 +352,8 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
       }
     case KEY_PROFILES:
       return get_profiles (cfg, v, err);
+    case KEY_IMAGES:
+      return get_images (cfg, v, err);
     case KEY_CUSTOM:
       if (cfg->lean && v->type == JSON_OBJECT)
         return 0;
@@ -516,6 +575,8 @@ entitle_config_free (struct entitle_config_s *cfg)
   free (cfg->runtime);
   free (cfg->state_dir);
   free (cfg->hook);
+  cleanup_strvp (&cfg->image_docker);
+  cleanup_strvp (&cfg->image_storage);
   cleanup_strvp (&cfg->defaults);
   cleanup_strvp (&cfg->grant);
   cleanup_strvp (&cfg->require);

@@ -32,6 +32,11 @@ struct entitle_config_s
   bool denials_off; /**< "denials": false: the cgroup programs write no records of denials */
   char *state_dir;
   char *hook; /**< entitle-hook, or NULL for the built-in path */
+  /* "image_labels": the engines' data roots where create looks up the
+     label of the image a container runs (docs/image-labels.md); NULL when
+     off, the default.  */
+  char **image_docker;  /**< Docker's data roots */
+  char **image_storage; /**< containers/storage graph roots (Podman, CRI-O) */
   struct entitle_profile_s *profiles;
   size_t n_profiles;
   struct entitle_catalogue_s catalogue;    /**< the built-in rows and `entitlements`, the custom ones */
@@ -81,6 +86,14 @@ static inline bool
 entitle_config_sets_policy (const struct entitle_config_s *cfg)
 {
   return cfg->defaults[0] || cfg->require[0] || (cfg->profile && cfg->profile->entitlements[0]);
+}
+
+/** Does the admin config name any engine root where create looks up
+    the image's label (`image_labels`)?  */
+static inline bool
+entitle_config_image_labels (const struct entitle_config_s *cfg)
+{
+  return (cfg->image_docker && cfg->image_docker[0]) || (cfg->image_storage && cfg->image_storage[0]);
 }
 
 /**

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "image-request.h"
 #include "request.h"
 #include "source.h"
 #include "resolve.h"
@@ -66,6 +67,40 @@ parse_source (const struct entitle_catalogue_s *cat, const char *list, enum enti
   return ret;
 }
 
+/* The image's label, the last of the three (DESIGN §8).  */
+static int
+image_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
+                 entitle_error_t *err)
+{
+  cleanup_image_request struct entitle_image_request_s image = { 0 };
+  int ret = entitle_image_request (spec, &image, err);
+
+  if (ret <= 0)
+    return ret;
+  return parse_source (cat, image.entitlements, ENTITLE_SOURCE_IMAGE, requested, err);
+}
+
+int
+entitle_request_blame_image (const json_t *spec, entitle_error_t *err)
+{
+  cleanup_image_request struct entitle_image_request_s image = { 0 };
+  entitle_error_t ignored = NULL;
+  int ret = -(*err)->status;
+
+  if (entitle_request_asked (spec) || entitle_image_request (spec, &image, &ignored) != 1 || image.digest == NULL)
+    {
+      entitle_error_release (&ignored);
+      return ret < 0 ? ret : -EINVAL;
+    }
+  return entitle_error_wrap (err, "image %s", image.digest);
+}
+
+bool
+entitle_request_asked (const json_t *spec)
+{
+  return entitle_request_in_annotations (spec) || env_entry (spec) != NULL;
+}
+
 int
 entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
                    entitle_error_t *err)
@@ -87,7 +122,7 @@ entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, st
     return parse_source (cat, list->text, ENTITLE_SOURCE_ANNOTATION, requested, err);
   env = env_entry (spec);
   if (env == NULL)
-    return 0;
+    return image_requested (cat, spec, requested, err);
   if (strlen (env->text) != env->len)
     return entitle_make_error (err, EINVAL, "%s holds a NUL byte", entitle_source_name (ENTITLE_SOURCE_ENV));
   return parse_source (cat, env->text + strlen (ENTITLE_ENV_REQUEST "="), ENTITLE_SOURCE_ENV, requested, err);

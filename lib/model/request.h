@@ -24,7 +24,10 @@
  * each item stamped with its source; empty when it asks nothing.  The
  * annotation `io.entitle.entitlements`, where the config has one (empty
  * or not), is the whole request; else the last ENTITLE_ENTITLEMENTS=...
- * of process.env (DESIGN §8).  Both ask; only the admin grants.
+ * of process.env; else the image's label (lib/model/image-request.h).
+ * The first present is the whole request (DESIGN §8,
+ * docs/image-labels.md): the operator's channels replace or cancel what
+ * an image asks.  All ask; only the admin grants.
  */
 int entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec, struct entitle_set_s *requested,
                        entitle_error_t *err);
@@ -36,6 +39,17 @@ int entitle_requested (const struct entitle_catalogue_s *cat, const json_t *spec
  * reads the config where it does not.
  */
 bool entitle_request_in_annotations (const json_t *doc);
+
+/** Does @spec ask through the annotation or process.env, the operator's
+    channels, so that the image's label is not read?  */
+bool entitle_request_asked (const json_t *spec);
+
+/**
+ * A refusal of @spec's request (*@err), named after the image whose label
+ * asked, where the image's label is the request and its digest known:
+ * "image sha256:…: ...".  Returns the error's negative status.
+ */
+int entitle_request_blame_image (const json_t *spec, entitle_error_t *err);
 
 /**
  * The final set for @spec: its request (entitle_requested) resolved

@@ -16,6 +16,8 @@ static const struct
   [ENTITLE_SOURCE_DEFAULTS] = { "defaults", "the admin config's `defaults`", "" },
   [ENTITLE_SOURCE_REQUIRE] = { "require", "the admin config's `require`", "" },
   [ENTITLE_SOURCE_PROFILE] = { "profile", "the admin config's profile", "" },
+  [ENTITLE_SOURCE_IMAGE] = { "image", "the image's label `" ENTITLE_ANNOTATION "`",
+                             " through the image's label `" ENTITLE_ANNOTATION "`" },
 };
 
 #define N_SOURCES (sizeof (sources) / sizeof (sources[0]))

@@ -9,7 +9,7 @@
    (defaults, require, a profile).  A request needs the admin's grant to
    widen; the admin's choices do not.  Each source has a short key, which
    the cgroup records and `why --json` carry, and the words messages use.
-   To add one (an image label), add a row to the table in source.c.  */
+   To add one, add a row to the table in source.c.  */
 enum entitle_source
 {
   ENTITLE_SOURCE_NONE = 0, /**< not known: a list parsed on its own (compile -e, a record) */
@@ -18,6 +18,7 @@ enum entitle_source
   ENTITLE_SOURCE_DEFAULTS,
   ENTITLE_SOURCE_REQUIRE,
   ENTITLE_SOURCE_PROFILE,
+  ENTITLE_SOURCE_IMAGE, /**< the image's label, as the engine's record or an admission step gives it */
 };
 
 /* The variable of process.env that asks for entitlements, in the form
@@ -25,7 +26,7 @@ enum entitle_source
 #define ENTITLE_ENV_REQUEST "ENTITLE_ENTITLEMENTS"
 
 /** The short key of @s ("annotation", "env", "defaults", "require",
-    "profile"), or NULL for ENTITLE_SOURCE_NONE.  */
+    "profile", "image"), or NULL for ENTITLE_SOURCE_NONE.  */
 const char *entitle_source_key (enum entitle_source s);
 
 /** The source whose key is the @len bytes at @key; NONE when none is.  */

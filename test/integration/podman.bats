@@ -13,6 +13,8 @@
 load helpers
 
 IMAGE=localhost/entitle-busybox:latest
+LABELLED=localhost/entitle-labelled:latest
+WIDENING=localhost/entitle-widening:latest
 
 setup_file() {
   require_root
@@ -23,7 +25,10 @@ setup_file() {
   probe_image "$PM_DIR" /bin/sh
   mkdir "$PM_DIR/bin" "$PM_DIR/hooks.d" "$PM_DIR/tmp"
   ln -s "$(realpath "$ENTITLE")" "$PM_DIR/bin/entitle"
-  echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$PM_DIR/entitle.json"
+  # image_labels: the label of the image a container runs, from this
+  # store's records (docs/image-labels.md).
+  echo '{"profiles": {"confined": ["network.none", "security.confined"]},
+    "image_labels": {"containers-storage": ["'"$PM_DIR/root"'"]}}' >"$PM_DIR/entitle.json"
   # The hooks.d file make install puts in --with-hooksdir, naming the
   # hook of this build.
   jq --arg hook "$(realpath "$ENTITLE_HOOK")" '.hook.path = $hook' "$ENTITLE_BUILDDIR/oci-hooks/entitle.json" \
@@ -36,6 +41,12 @@ default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]' >"$PM_DIR/containers.
   ENTITLE_CONFIG="$PM_DIR/entitle.json" "$ENTITLE" configure podman --config "$PM_DIR/containers.conf" \
     --binary "$PM_DIR/bin/entitle" --profile confined >"$PM_DIR/configure.out"
   pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$PM_DIR/rootfs.tar" "$IMAGE" >/dev/null
+  # The same image with the label an image author writes, and one whose
+  # label asks for what widens.
+  pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' --change 'LABEL io.entitle.entitlements=network.none' \
+    "$PM_DIR/rootfs.tar" "$LABELLED" >/dev/null
+  pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' --change 'LABEL io.entitle.entitlements=security.admin' \
+    "$PM_DIR/rootfs.tar" "$WIDENING" >/dev/null
 }
 
 teardown_file() {
@@ -65,7 +76,7 @@ pm_run() {
   shift
   [[ "$runtime" != entitle* ]] || flags=(--runtime-flag "entitle-config=$PM_DIR/entitle.json")
   run --separate-stderr pm --runtime "$runtime" "${flags[@]}" \
-    run --rm --network none --cgroup-parent "/$PM_CGROUP" "${opts[@]}" "$IMAGE" "$@"
+    run --rm --network none --cgroup-parent "/$PM_CGROUP" "${opts[@]}" "${PM_IMAGE:-$IMAGE}" "$@"
 }
 
 SCRIPT="$ENGINE_SCRIPT; exit 3"
@@ -118,4 +129,76 @@ SCRIPT="$ENGINE_SCRIPT; exit 3"
   [ "$status" -ne 0 ]
   [ "$stderr" = "Error: entitle: $runc_stderr" ]
   [[ "$stderr" != *level=error* ]]
+}
+
+# Image labels (issue 28, docs/image-labels.md): entitle reads the label
+# of the image from containers/storage's record of the container, by the
+# image's digest.
+
+@test "Podman, image label: an image labelled network.none runs confined through entitle with no flag; under runc the label changes nothing" {
+  PM_IMAGE=$LABELLED pm_run "$RUNC_BIN" -- /probe socket inet
+  [ "$output" = ok ]
+  PM_IMAGE=$LABELLED pm_run entitle -- /probe socket inet
+  [ "$output" = EPERM ]
+  # The image of the same bytes without the label: as runc.
+  pm_run entitle -- /probe socket inet
+  [ "$output" = ok ]
+}
+
+@test "Podman, image label: the annotation and ENTITLE_ENTITLEMENTS replace what the image asks, even emptied" {
+  PM_IMAGE=$LABELLED pm_run entitle --annotation io.entitle.entitlements= -- /probe socket inet
+  [ "$output" = ok ]
+  PM_IMAGE=$LABELLED pm_run entitle -e ENTITLE_ENTITLEMENTS= -- /probe socket inet
+  [ "$output" = ok ]
+}
+
+@test "Podman, image label: a label that widens is refused naming the image's digest, and runs when the admin grants it" {
+  local id
+  id=$(pm image inspect --format '{{.Id}}' "$WIDENING")
+  PM_IMAGE=$WIDENING pm_run entitle -- /bin/true
+  [ "$status" -ne 0 ]
+  [ "$stderr" = "Error: OCI runtime error: entitle: image sha256:$id: entitlement \"security.admin\" requested by the container through the image's label \`io.entitle.entitlements\` is not granted by $PM_DIR/entitle.json" ]
+  jq '.grant = ["security.admin"]' "$PM_DIR/entitle.json" >"$PM_DIR/granted.json"
+  run --separate-stderr pm --runtime entitle --runtime-flag "entitle-config=$PM_DIR/granted.json" \
+    run --rm --network none --cgroup-parent "/$PM_CGROUP" "$WIDENING" /bin/sh -c 'grep CapEff /proc/self/status'
+  [ "$status" -eq 0 ]
+  # CAP_SYS_ADMIN, which security.admin adds.
+  has_cap "$(cap_line "$output" CapEff)" 21
+}
+
+@test "Podman, image label: the image a container was created from is the one read, after its name moved to another" {
+  local ctr
+  pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' --change 'LABEL io.entitle.entitlements=network.none' \
+    "$PM_DIR/rootfs.tar" localhost/entitle-moving:latest >/dev/null
+  ctr=$(pm --runtime entitle --runtime-flag "entitle-config=$PM_DIR/entitle.json" create --network none \
+    --cgroup-parent "/$PM_CGROUP" localhost/entitle-moving:latest /probe socket inet)
+  # The name now names an image without the label.
+  pm import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$PM_DIR/rootfs.tar" localhost/entitle-moving:latest >/dev/null
+  run pm --runtime-flag "entitle-config=$PM_DIR/entitle.json" start -a "$ctr"
+  pm rm -f "$ctr" >/dev/null
+  [ "$output" = EPERM ]
+}
+
+@test "Podman, image label: an image config that is not its digest fails the start with one line; an annotation of entitle's own is refused" {
+  local id file ctr
+  pm import --change 'LABEL io.entitle.entitlements=network.none' "$PM_DIR/rootfs.tar" localhost/entitle-broken:latest >/dev/null
+  id=$(pm image inspect --format '{{.Id}}' localhost/entitle-broken:latest)
+  # containers/storage names the image's config "=" and the base64 of
+  # its digest.
+  file="$PM_DIR/root/vfs-images/$id/=$(printf 'sha256:%s' "$id" | base64 -w0)"
+  [ -f "$file" ]
+  # Podman checks the digest itself when it creates a container: the file
+  # changes after that, before the runtime's create.
+  ctr=$(pm --runtime entitle create --network none --cgroup-parent "/$PM_CGROUP" localhost/entitle-broken:latest /bin/true)
+  echo >>"$file"
+  run --separate-stderr pm --runtime-flag "entitle-config=$PM_DIR/entitle.json" start -a "$ctr"
+  pm rm -f "$ctr" >/dev/null
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"entitle: image sha256:$id: its config \`$file\` has the digest sha256:"* ]]
+  [ "$(grep -c . <<<"$stderr")" -eq 1 ]
+
+  # Only entitle writes io.entitle.image-label, from the record.
+  pm_run entitle --annotation io.entitle.image-label=network.none -- /probe socket inet
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"entitle: annotation \`io.entitle.image-label\` is entitle's to write, and the engine's record of container "*" names no image label" ]]
 }

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "file.h"
+#include "image-engine.h"
+#include "log.h"
+#include "request.h"
+#include "sha256.h"
+#include "utils.h"
+
+bool
+entitle_image_plain_name (const char *s)
+{
+  return s && *s && strchr (s, '/') == NULL && strcmp (s, ".") != 0 && strcmp (s, "..") != 0;
+}
+
+bool
+entitle_image_hex64 (const char *s)
+{
+  size_t i;
+
+  for (i = 0; s && s[i]; i++)
+    if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+      return false;
+  return s && i == ENTITLE_SHA256_HEX_LEN;
+}
+
+bool
+entitle_image_rootfs_is (const json_t *spec, const char *layer)
+{
+  const char *path = json_string (json_get (json_get (spec, "root"), "path"));
+  size_t n = path ? strlen (path) : 0, l = strlen (layer);
+
+  while (n > 1 && path[n - 1] == '/')
+    n--;
+  if (n > 7 && memcmp (path + n - 7, "/merged", 7) == 0)
+    n -= 7;
+  return n > l && path[n - l - 1] == '/' && memcmp (path + n - l, layer, l) == 0;
+}
+
+/* config.Labels["io.entitle.entitlements"] of the image config @doc.  */
+static int
+label_of (const json_t *doc, const char *digest, struct entitle_image_request_s *out, entitle_error_t *err)
+{
+  const json_t *labels = json_get (json_get (doc, "config"), "Labels"), *v;
+
+  if (doc->type != JSON_OBJECT)
+    return entitle_make_error (err, EINVAL, "image %s: its config is not a JSON object", digest);
+  v = labels && labels->type == JSON_OBJECT ? json_get (labels, ENTITLE_ANNOTATION) : NULL;
+  if (v == NULL)
+    return 0;
+  if (v->type != JSON_STRING || strlen (v->text) != v->len)
+    return entitle_make_error (err, EINVAL, "image %s: its label `%s` must be a string without NUL bytes", digest,
+                               ENTITLE_ANNOTATION);
+  out->entitlements = entitle_xstrdup (v->text);
+  out->digest = entitle_xstrdup (digest);
+  return 1;
+}
+
+int
+entitle_image_config_label (const char *root, const char *rel, const char *hex,
+                            struct entitle_image_request_s *out, entitle_error_t *err)
+{
+  cleanup_free char *raw = NULL;
+  cleanup_json json_t *doc = NULL;
+  char digest[ENTITLE_IMAGE_DIGEST_LEN + 1], sum[ENTITLE_SHA256_HEX_LEN + 1];
+  size_t len;
+  int ret;
+
+  snprintf (digest, sizeof (digest), "sha256:%s", hex);
+  ret = entitle_file_read_beneath (root, rel, ENTITLE_IMAGE_MAX_CONFIG, &raw, &len, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "image %s: its config", digest);
+  entitle_sha256_hex (raw, len, sum);
+  if (strcmp (sum, hex) != 0)
+    return entitle_make_error (err, EINVAL, "image %s: its config `%s/%s` has the digest sha256:%s", digest, root,
+                               rel, sum);
+  ret = json_parse (raw, len, &doc, err);
+  if (UNLIKELY (ret < 0))
+    return entitle_error_wrap (err, "image %s: its config", digest);
+  return label_of (doc, digest, out, err);
+}
+
+/* @bundle is ROOT/DRIVER-containers/@id/userdata for a root of @roots:
+   the root, with the driver's name into @driver (malloc'd).  */
+static const char *
+storage_root_of (char **roots, const char *bundle, const char *id, char **driver)
+{
+  static const char suffix[] = "-containers";
+  char **r;
+
+  for (r = roots; r && *r; r++)
+    {
+      size_t n = strlen (*r);
+      const char *rest = bundle + n + 1, *slash;
+      cleanup_free char *want = NULL;
+
+      if (strncmp (bundle, *r, n) != 0 || bundle[n] != '/' || (slash = strchr (rest, '/')) == NULL)
+        continue;
+      if ((size_t)(slash - rest) <= strlen (suffix) || memcmp (slash - strlen (suffix), suffix, strlen (suffix)) != 0)
+        continue;
+      if (asprintf (&want, "/%s/userdata", id) < 0)
+        abort ();
+      if (strcmp (slash, want) != 0)
+        continue;
+      *driver = strndup (rest, (size_t)(slash - rest) - strlen (suffix));
+      if (*driver == NULL)
+        abort ();
+      return *r;
+    }
+  return NULL;
+}
+
+/* The containerd namespace Docker runs its containers in: the bundle is
+   .../moby/ID.  */
+static bool
+docker_bundle (const char *bundle, const char *id)
+{
+  size_t n = strlen (bundle), l = strlen (id);
+
+  return n > l + 6 && strcmp (bundle + n - l, id) == 0 && memcmp (bundle + n - l - 6, "/moby/", 6) == 0;
+}
+
+/* @bundle (NULL: the current directory) as an absolute path, symbolic
+   links kept; NULL when the current directory has no path.  */
+static char *
+absolute (const char *bundle)
+{
+  char cwd[PATH_MAX], *p = NULL;
+
+  if (bundle && *bundle == '/')
+    return entitle_xstrdup (bundle);
+  if (getcwd (cwd, sizeof (cwd)) == NULL)
+    return NULL;
+  if (bundle == NULL || strcmp (bundle, ".") == 0)
+    return entitle_xstrdup (cwd);
+  if (asprintf (&p, "%s/%s", cwd, bundle) < 0)
+    abort ();
+  return p;
+}
+
+/* The engine, and for containers/storage the graph root and driver.  */
+static enum entitle_image_engine
+engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *id, const char **root, char **driver)
+{
+  cleanup_free char *abs = NULL;
+
+  if (!entitle_config_image_labels (cfg) || !entitle_image_plain_name (id) || (abs = absolute (bundle)) == NULL)
+    return ENTITLE_IMAGE_NONE;
+  if (cfg->image_docker && cfg->image_docker[0] && docker_bundle (abs, id))
+    return ENTITLE_IMAGE_DOCKER;
+  *root = storage_root_of (cfg->image_storage, abs, id, driver);
+  return *root ? ENTITLE_IMAGE_STORAGE : ENTITLE_IMAGE_NONE;
+}
+
+enum entitle_image_engine
+entitle_image_engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *id)
+{
+  cleanup_free char *driver = NULL;
+  const char *root;
+
+  return engine_of (cfg, bundle, id, &root, &driver);
+}
+
+static int
+lookup (const struct entitle_config_s *cfg, const char *bundle, const char *id, const json_t *spec,
+        struct entitle_image_request_s *out, entitle_error_t *err)
+{
+  cleanup_free char *driver = NULL;
+  const char *root = NULL;
+
+  switch (engine_of (cfg, bundle, id, &root, &driver))
+    {
+    case ENTITLE_IMAGE_DOCKER:
+      return entitle_image_docker (cfg, id, spec, out, err);
+    case ENTITLE_IMAGE_STORAGE:
+      if (!entitle_image_plain_name (driver))
+        return entitle_make_error (err, EINVAL, "bundle `%s`: no storage driver in its path", bundle);
+      return entitle_image_storage (root, driver, id, spec, out, err);
+    case ENTITLE_IMAGE_NONE:
+      break;
+    }
+  return 0;
+}
+
+int
+entitle_image_lookup (const struct entitle_config_s *cfg, const char *bundle, const char *id, const json_t *spec,
+                      const struct entitle_log_s *log, struct entitle_image_request_s *out, entitle_error_t *err)
+{
+  int ret = lookup (cfg, bundle, id, spec, out, err);
+
+  /* A record that is not there, or not ours to read, never fails a
+     container: it may have asked nothing.  What is there and wrong does.  */
+  if (ret < 0 && ((*err)->status == ENOENT || (*err)->status == EACCES))
+    {
+      entitle_log_warning (log, "%s: the image's label `%s` is not read", (*err)->msg, ENTITLE_ANNOTATION);
+      entitle_error_release (err);
+      return 0;
+    }
+  return ret;
+}

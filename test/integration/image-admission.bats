@@ -104,8 +104,8 @@ webhook_review() {
 }
 
 # patched REVIEW RESPONSE: the pod of REVIEW with RESPONSE's JSONPatch
-# applied, as the API server applies it (only add and replace are made;
-# a replace must find what it replaces).
+# applied, as the API server applies it (add, replace and remove; replace
+# and remove must find what they change).
 patched() {
   local patch
   [ "$(jq -r .response.patchType <<<"$2")" = JSONPatch ]
@@ -113,6 +113,7 @@ patched() {
   jq --argjson p "$patch" '.request.object | reduce $p[] as $o (.;
     ($o.path | ltrimstr("/") | split("/") | map(gsub("~1"; "/") | gsub("~0"; "~") | (tonumber? // .))) as $at
     | if $o.op == "add" or ($o.op == "replace" and getpath($at) != null) then setpath($at; $o.value)
+      elif $o.op == "remove" and getpath($at) != null then delpaths([$at])
       else error("patch op \($o.op) at \($o.path)") end)' "$1"
 }
 
@@ -131,7 +132,9 @@ assert_allowed() {
 
 @test "image-admission: a labelled image by tag is pinned to its manifest digest, its label and config digest in io.entitle.image" {
   local f pod digest config
-  f=$(review)
+  # A pod's own io.entitle.image-label (which entitle writes from Docker's
+  # or Podman's record, and reads first) would stand in for the image's.
+  f=$(review '.request.object.metadata.annotations += {"io.entitle.image-label": "security.insecure"}')
   webhook_review "$f"
   assert_allowed
   pod=$(patched "$f" "$output")
@@ -145,9 +148,11 @@ assert_allowed() {
   # The pod author's io.entitle.image is replaced, other annotations kept.
   [ "$(jq -r '.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]' <<<"$pod")" = "{}" ]
   [ "$(jq -r '.metadata.annotations["io.entitle.image"] | fromjson | keys | join(" ")' <<<"$pod")" = "app init" ]
+  [ "$(jq -c '.metadata.annotations | has("io.entitle.image-label")' <<<"$pod")" = false ]
   # Nothing else of the pod changes.
   [ "$(jq -S 'del(.spec.containers[0].image, .spec.initContainers[0].image, .metadata.annotations["io.entitle.image"])' <<<"$pod")" = \
-    "$(jq -S '.request.object | del(.spec.containers[0].image, .spec.initContainers[0].image, .metadata.annotations["io.entitle.image"])' "$f")" ]
+    "$(jq -S '.request.object | del(.spec.containers[0].image, .spec.initContainers[0].image,
+      .metadata.annotations["io.entitle.image"], .metadata.annotations["io.entitle.image-label"])' "$f")" ]
 }
 
 @test "image-admission: an unlabelled image's entry has no entitlements; init containers are pinned; an image given by digest keeps it" {

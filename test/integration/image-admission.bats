@@ -233,7 +233,7 @@ assert_allowed() {
 }
 
 @test "image-admission: --serve over TLS answers POST /mutate as --review does, 400 to a body that is not JSON" {
-  local f port want
+  local f port want idle
   require_tools "openssl curl" openssl curl
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
     -addext subjectAltName=IP:127.0.0.1 -keyout "$D/tls.key" -out "$D/tls.crt" 2>/dev/null
@@ -249,13 +249,17 @@ assert_allowed() {
   webhook_review "$f"
   assert_allowed
   want=$output
-  run curl -sS --cacert "$D/tls.crt" -H 'Content-Type: application/json' --data-binary "@$f" \
+  # A client that connects and never starts TLS holds no one else up
+  # (--max-time only bounds a failure).
+  exec {idle}<>"/dev/tcp/127.0.0.1/$port"
+  run curl -sS --max-time 20 --cacert "$D/tls.crt" -H 'Content-Type: application/json' --data-binary "@$f" \
     "https://127.0.0.1:$port/mutate"
   [ "$status" -eq 0 ]
   [ "$output" = "$want" ]
   run curl -sS -o /dev/null -w '%{http_code}' --cacert "$D/tls.crt" --data-binary 'not json' \
     "https://127.0.0.1:$port/mutate"
   [ "$output" = 400 ]
+  exec {idle}>&-
   pid_stop "$D/serve.pid"
   rm "$D/serve.pid"
 }

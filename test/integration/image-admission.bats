@@ -198,23 +198,26 @@ assert_allowed() {
 }
 
 @test "image-admission: an image that cannot be resolved denies the pod with one message naming container and image" {
-  local f message
+  local f message cannot="cannot be resolved, so its io.entitle.entitlements label cannot be read"
   f=$(review ".request.object.spec.containers += [{name: \"gone\", image: \"$REG/ent-absent:1\"}]")
   webhook_review "$f"
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
-  [ "$(jq -c '.response | [.uid, .allowed, has("patch"), .status.code]' <<<"$output")" = '["3b1e2c6a-9f0d-4e7b-8a51-6c2d0f4e9a17",false,false,403]' ]
+  [ "$(jq -c '.response | [.uid, .allowed, has("patch"), .status.code]' <<<"$output")" = \
+    '["3b1e2c6a-9f0d-4e7b-8a51-6c2d0f4e9a17",false,false,403]' ]
   message=$(jq -r .response.status.message <<<"$output")
   [ "$(wc -l <<<"$message")" -eq 1 ]
-  [[ "$message" == "container \"gone\": image \"$REG/ent-absent:1\" cannot be resolved, so its io.entitle.entitlements label cannot be read: "*"manifest unknown"* ]]
+  [[ "$message" == "container \"gone\": image \"$REG/ent-absent:1\" $cannot: "*"manifest unknown"* ]]
   # A registry that does not answer, and a digest that is not one.
   f=$(review ".request.object.spec.initContainers[0].image = \"127.0.0.1:$(free_port)/ent-lbl:1\"")
   webhook_review "$f"
   [ "$(jq -r .response.allowed <<<"$output")" = false ]
-  [[ "$(jq -r .response.status.message <<<"$output")" == "container \"init\": image \"127.0.0.1:"*"/ent-lbl:1\" cannot be resolved, so its io.entitle.entitlements label cannot be read: "*"connection refused" ]]
+  [[ "$(jq -r .response.status.message <<<"$output")" == \
+    "container \"init\": image \"127.0.0.1:"*"/ent-lbl:1\" $cannot: "*"connection refused" ]]
   f=$(review ".request.object.spec.containers[0].image = \"$REG/ent-lbl@sha256:abc\"")
   webhook_review "$f"
-  [ "$(jq -r .response.status.message <<<"$output")" = "container \"app\": image \"$REG/ent-lbl@sha256:abc\" cannot be resolved, so its io.entitle.entitlements label cannot be read: the digest is not sha256 and 64 lower-case hex" ]
+  [ "$(jq -r .response.status.message <<<"$output")" = \
+    "container \"app\": image \"$REG/ent-lbl@sha256:abc\" $cannot: the digest is not sha256 and 64 lower-case hex" ]
 }
 
 @test "image-admission: input that is not an AdmissionReview of a pod: one line on stderr, non-zero exit, nothing on stdout" {
@@ -282,7 +285,7 @@ cri_start() {
 }
 
 @test "image-admission: end to end, the mutated pod through the CRI plugin: the image's label confines it on the entitle handler only" {
-  local f pod annotation lbl nolbl
+  local f pod annotation lbl nolbl ref
   require_root
   require_cri
   f=$(review ".request.object.spec.containers += [{name: \"plain\", image: \"$REG/ent-nolbl:1\"}]")
@@ -307,8 +310,13 @@ cri_start() {
     --annotation "io.entitle.image=$annotation" -- /bin/sh -c "$ENGINE_SCRIPT"
   [ "$status" -eq 0 ]
   [ "$(sed -n 1,2p <<<"$log")" = "$(printf 'ok\nok')" ]
-  # The unlabelled image's container, in the same pod's annotation.
+  # The unlabelled image's container, in the same pod's annotation; a
+  # container the annotation does not name.
   pod e2e --runtime-handler entitle --container-name plain --image "$nolbl" \
+    --annotation "io.entitle.image=$annotation" -- /bin/sh -c "$ENGINE_SCRIPT"
+  [ "$status" -eq 0 ]
+  [ "$(sed -n 1,2p <<<"$log")" = "$(printf 'ok\nok')" ]
+  pod e2e --runtime-handler entitle --container-name other --image "$lbl" \
     --annotation "io.entitle.image=$annotation" -- /bin/sh -c "$ENGINE_SCRIPT"
   [ "$status" -eq 0 ]
   [ "$(sed -n 1,2p <<<"$log")" = "$(printf 'ok\nok')" ]

@@ -275,21 +275,27 @@ containerd_start() {
   return 1
 }
 
+# pid_stop PIDFILE: the process whose pid is in PIDFILE, if there is one,
+# sent SIGTERM and waited for (15 s at most).
+pid_stop() {
+  local pid
+  [ -f "$1" ] || return 0
+  pid=$(cat "$1")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 150); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+}
+
 # daemon_stop PIDFILE DIR CGROUP: stop the engine whose pid is in PIDFILE
 # (and wait for it), unmount what it left under DIR (snapshots, rootfs of
 # a failed test; innermost first), remove DIR, and the cgroup parents
 # runc made under CGROUP, CGROUP included (runc removes a container's
 # cgroups, not these).
 daemon_stop() {
-  local pidfile=$1 d=$2 cgroup=$3 pid m
-  if [ -f "$pidfile" ]; then
-    pid=$(cat "$pidfile")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 150); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-  fi
+  local d=$2 cgroup=$3 m
+  pid_stop "$1"
   findmnt -rn -o TARGET | grep "^$d/" | sort -r | while read -r m; do
     umount -l "$m" || true
   done

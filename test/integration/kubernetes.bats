@@ -67,15 +67,20 @@ setup() {
   # A profile dropped from the ConfigMap leaves a RuntimeClass without a
   # handler; a class without the label lands on nodes without entitle;
   # system-node-critical outside kube-system; a subPath that is never
-  # updated.
+  # updated; an image-label webhook that lets pods through when it is
+  # down, or whose Service reaches nothing.
   sed -i '/"web":/d; s/"security.confined"\],$/"security.confined"]/' "$d/configmap.yaml"
   sed -i '0,/entitle.io\/ready: "true"/s//entitle.io\/installed: "true"/' "$d/runtimeclasses.yaml"
   sed -i 's/priorityClassName: entitle-node-critical/priorityClassName: system-node-critical/' "$d/daemonset.yaml"
   sed -i 's|mountPath: /config$|mountPath: /config/entitle.json\n              subPath: entitle.json|' "$d/daemonset.yaml"
+  sed -i 's/failurePolicy: Fail/failurePolicy: Ignore/; s|command: \["/usr/local/bin/|command: ["/usr/bin/|' \
+    "$d/image-labels/webhook.yaml"
   run "$PYTHON" "$CHECK" "$d" check "$toml"
   [ "$status" -eq 1 ]
   [[ "$output" == *"RuntimeClass handlers ['entitle', 'entitle-confined', 'entitle-web'], admin config profiles make ['entitle', 'entitle-confined']"* ]]
   [[ "$output" == *"RuntimeClass entitle does not select the label entitle.io/ready=true that install.sh sets"* ]]
   [[ "$output" == *"entitle-installer: priority class system-node-critical is not one of deploy/kubernetes/"* ]]
   [[ "$output" == *"entitle-installer: volume config is not the whole entitle config map (a subPath is never updated)"* ]]
+  [[ "$output" == *"webhook image-labels.entitle.io does not fail closed (failurePolicy Fail)"* ]]
+  [[ "$output" == *"webhook image-labels.entitle.io: its Service entitle-system/entitle-image-labels reaches no Deployment running /usr/local/bin/entitle-image-labels"* ]]
 }

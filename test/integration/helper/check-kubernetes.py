@@ -16,7 +16,9 @@
 #        the image has it, with their node's name, an account that may
 #        label it and a priority class valid outside kube-system; that
 #        the admission policy's binding (admission-policy.yaml) names it
-#        and refuses (what the policy decides is admission.bats')
+#        and refuses (what the policy decides is admission.bats'); that the
+#        image-label webhook (image-labels/webhook.yaml) fails closed and
+#        its Service reaches the Deployment that runs it
 #
 # A failed check prints one line per problem and exits 1.
 
@@ -36,9 +38,11 @@ API = {
     "ClusterRole": "rbac.authorization.k8s.io/v1", "ClusterRoleBinding": "rbac.authorization.k8s.io/v1",
     "ValidatingAdmissionPolicy": "admissionregistration.k8s.io/v1",
     "ValidatingAdmissionPolicyBinding": "admissionregistration.k8s.io/v1",
+    "MutatingWebhookConfiguration": "admissionregistration.k8s.io/v1", "Deployment": "apps/v1", "Service": "v1",
 }
-NAMESPACED = ("ConfigMap", "DaemonSet", "ServiceAccount")
+NAMESPACED = ("ConfigMap", "DaemonSet", "ServiceAccount", "Deployment", "Service")
 INSTALL = "/usr/local/bin/entitle-install"
+WEBHOOK = "/usr/local/bin/entitle-image-labels"
 COMMANDS = {"entitle-installer": [INSTALL, "install", "--watch"], "entitle-uninstaller": [INSTALL, "uninstall"]}
 
 
@@ -163,6 +167,20 @@ def check_admission(docs, problems):
         problems.append("the ValidatingAdmissionPolicyBinding does not deny")
 
 
+def check_webhook(docs, problems):
+    for w in [w for d in of_kind(docs, "MutatingWebhookConfiguration") for w in d["webhooks"]]:
+        if w.get("failurePolicy") != "Fail":
+            problems.append("webhook %s does not fail closed (failurePolicy Fail)" % w["name"])
+        ref = w["clientConfig"]["service"]
+        services = [d for d in of_kind(docs, "Service") if d["metadata"]["name"] == ref["name"]
+                    and d["metadata"].get("namespace") == ref["namespace"]]
+        pods = [d["spec"]["template"] for d in of_kind(docs, "Deployment")
+                if services and services[0]["spec"]["selector"].items() <= d["spec"]["template"]["metadata"]["labels"].items()]
+        if len(pods) != 1 or not any(c.get("command") == [WEBHOOK] for c in pods[0]["spec"]["containers"]):
+            problems.append("webhook %s: its Service %s/%s reaches no Deployment running %s"
+                            % (w["name"], ref["namespace"], ref["name"], WEBHOOK))
+
+
 def check_account(docs, name, account, problems):
     if account not in [d["metadata"]["name"] for d in of_kind(docs, "ServiceAccount")]:
         problems.append("%s: service account %s is not one of deploy/kubernetes/" % (name, account))
@@ -200,6 +218,7 @@ def main():
                 problems.append("%d DaemonSets %s, expected one" % (len(ds), name))
         check_image(directory, problems)
         check_admission(docs, problems)
+        check_webhook(docs, problems)
         for p in problems:
             print(p)
         return 1 if problems else 0

@@ -10,7 +10,7 @@
 #          [--privileged] [--seccomp runtime-default|unconfined|localhost:PATH]
 #          [--image IMAGE] [--cgroup-parent DIR] [--log-dir DIR]
 #          [--runtime-handler HANDLER] [--annotation KEY=VALUE]...
-#          [--print-log] -- COMMAND...
+#          [--container-name NAME] [--print-log] -- COMMAND...
 #
 # DIR holds api_pb2.py, generated from api.proto with `protoc --python_out`
 # (Debian package protobuf-compiler); the transport is Debian's
@@ -18,7 +18,8 @@
 # container's exit code, then with --print-log (and --log-dir) what the
 # container wrote, as the kubelet's `kubectl logs` shows it.
 # --runtime-handler is the RuntimeClass's handler, --annotation a pod
-# annotation, as the kubelet passes them.  A call the runtime fails is one
+# annotation, as the kubelet passes them; --container-name the container's
+# name in the pod spec (default: the pod's NAME).  A call the runtime fails is one
 # line on stderr, "cri.py: METHOD: CODE: DETAILS" (the gRPC status the
 # kubelet gets), and exit status 1.
 
@@ -54,6 +55,7 @@ def main():
     run.add_argument("--log-dir", default="")
     run.add_argument("--runtime-handler", default="")
     run.add_argument("--annotation", action="append", default=[], help="KEY=VALUE")
+    run.add_argument("--container-name", help="the container's name in the pod (default: NAME)")
     run.add_argument("--print-log", action="store_true")
     run.add_argument("command", nargs="+")
     args = parser.parse_args()
@@ -129,13 +131,14 @@ def run_pod(rpc, api, args):
             readonly_paths=KUBELET_READONLY_PATHS,
         )
         set_seccomp(security, api, args.seccomp)
+        name = args.container_name or args.name
         container = api.ContainerConfig(
-            metadata=api.ContainerMetadata(name=args.name),
+            metadata=api.ContainerMetadata(name=name),
             image=api.ImageSpec(image=args.image),
             command=args.command,
             envs=[api.KeyValue(key="PATH", value="/bin")],
-            labels={"io.kubernetes.container.name": args.name},
-            log_path=args.name + ".log" if args.log_dir else "",
+            labels={"io.kubernetes.container.name": name},
+            log_path=name + ".log" if args.log_dir else "",
             linux=api.LinuxContainerConfig(security_context=security),
         )
         cid = rpc.call("CreateContainer",

@@ -33,7 +33,10 @@ setup_file() {
   # BIN/entitle-confined that configure makes beside it.
   mkdir "$CRI_DIR/bin"
   ln -s "$(realpath "$ENTITLE")" "$CRI_DIR/bin/entitle"
-  echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$CRI_DIR/entitle.json"
+  # image_labels: entitle asks this containerd for its record of each
+  # container, which holds the labels of the image it was made from.
+  echo '{"profiles": {"confined": ["network.none", "security.confined"]},
+    "image_labels": {"containerd": ["'"$CRI_DIR/containerd.sock"'"]}}' >"$CRI_DIR/entitle.json"
   # The runtimes in a drop-in config.toml imports, entitle the default
   # handler; config.toml is the private one and that imports line.
   cp "$CRI_DIR/config.toml" "$CRI_DIR/config.toml.orig"
@@ -44,6 +47,11 @@ setup_file() {
   # the admin config of this file, never the host's.
   ENTITLE_CONFIG="$CRI_DIR/entitle.json" containerd_start "$CRI_DIR" || return 1
   cri_ready
+  # The same image with the label an image author writes.
+  OCI_IMAGE_LABELS='{"io.entitle.entitlements": "network.none"}' \
+    "$OCI_IMAGE" "$CRI_DIR/rootfs" "$CRI_DIR/labelled.tar" /bin/sleep 3600
+  ctr -a "$CRI_DIR/containerd.sock" -n k8s.io images import \
+    --base-name docker.io/library/entitle-labelled "$CRI_DIR/labelled.tar" >/dev/null
 }
 
 teardown_file() {
@@ -126,4 +134,15 @@ SCRIPT=$ENGINE_SCRIPT
   run --separate-stderr "${c[@]}" run --rm --runc-binary "$CRI_DIR/bin/entitle-confined" \
     --runc-root "$CRI_DIR/runc" "$IMAGE" "ctr-$BATS_TEST_NUMBER" /probe socket inet
   [ "$output" = EPERM ]
+}
+
+@test "CRI, image label: a pod of an image labelled network.none is confined through the entitle handler with no annotation, from containerd's record" {
+  local img=docker.io/library/entitle-labelled:latest
+  pod lbl --runtime-handler runc --image "$img" -- /probe socket inet
+  [ "$(sed -n 1p <<<"$log")" = ok ]
+  pod lbl --runtime-handler entitle --image "$img" -- /probe socket inet
+  [ "$(sed -n 1p <<<"$log")" = EPERM ]
+  # The pod annotation replaces what the image asks.
+  pod lbl --runtime-handler entitle --image "$img" --annotation io.entitle.entitlements=network.user -- /probe socket inet
+  [ "$(sed -n 1p <<<"$log")" = ok ]
 }

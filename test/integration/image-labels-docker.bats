@@ -191,13 +191,31 @@ image_id() {
   [ "${lines[0]}" = ok ]
 }
 
-@test "Docker image label: entitle inspect names the image as the source of what the label asked" {
+@test "Docker image label: entitle inspect and why name the image's label as the source" {
+  # A cgroup BPF part (network.egress), whose denials why reads on any
+  # host (seccomp's need the fexit program: docs/denials.md).
+  tag=entitle-label:egress
+  dk_import "$tag" --change 'LABEL io.entitle.entitlements=network.egress=127.0.0.1/32:80'
+  run dk run --rm --network none --runtime runc "$tag" /probe connect 127.0.0.2 80
+  [ "$output" = ECONNREFUSED ]
+  # The roots are looked for under ENTITLE_RUN_DIR, as in docker.bats.
   base="$DK_DIR/run-$BATS_TEST_NUMBER"
   mkdir "$base"
   ln -s "$DK_DIR/exec" "$base/docker"
-  id=$(dk run -d --network none --runtime entitle "$LABELLED" /probe sleep 600)
+  id=$(dk run -d --network none --runtime entitle "$tag" /probe sleep 600)
+  run dk exec "$id" /probe connect 127.0.0.1 80
+  [ "$output" = ECONNREFUSED ]
+  run dk exec "$id" /probe connect 127.0.0.2 80
+  [ "$output" = EPERM ]
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect "$id"
+  [ "$status" -eq 0 ]
+  grep -qxF "  sources: network.egress=127.0.0.1/32:80 from the image's label \`io.entitle.entitlements\`" <<<"$output"
   run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" inspect --json "$id"
   [ "$status" -eq 0 ]
-  [ "$(jq -r '.policy.sources."network.none"' <<<"$output")" = image ]
+  [ "$(jq -r '.policy.sources["network.egress=127.0.0.1/32:80"]' <<<"$output")" = image ]
+  run --separate-stderr env ENTITLE_RUN_DIR="$base" "$ENTITLE" why "$id" --json
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.denials[0] | [.address, .port, .denied_by, .denied_by_source] | join(" ")' <<<"$output")" = \
+    "127.0.0.2 80 network.egress=127.0.0.1/32:80 image" ]
   dk rm -f "$id" >/dev/null
 }

@@ -10,60 +10,30 @@
 # (--annotation needs API 1.43): profiles select entitlements for a
 # runtime, and ENTITLE_ENTITLEMENTS in the container's environment (`-e`,
 # or the image's ENV) for one container (issue 24).  Containers run with
-# --network none: nothing is sent.
+# --network none: nothing is sent (docker-helpers.bash).
 
 load helpers
+load docker-helpers
 
 IMAGE=entitle-busybox:latest
 # The same image, whose ENV asks for network.none.
 ASKING=entitle-busybox:asks
-DOCKER=/usr/bin/docker # Debian's client, the daemon's version
 
 setup_file() {
-  require_root
-  require_entitle
-  require_tools "docker.io busybox-static" dockerd "$DOCKER" containerd busybox
-  # A short path: the sockets' names must fit in sun_path.
-  DK_DIR=$(mktemp -d /tmp/entitle-dk.XXXXXX)
-  export DK_DIR DK_CGROUP="entitle-docker-${DK_DIR##*.}"
-  probe_image "$DK_DIR" /bin/sh
-  mkdir "$DK_DIR/bin"
-  ln -s "$(realpath "$ENTITLE")" "$DK_DIR/bin/entitle"
+  dk_setup
   # A runtime whose profile the admin config lacks, for the error test.
   ln -s entitle "$DK_DIR/bin/entitle-nope"
   echo '{"profiles": {"confined": ["network.none", "security.confined"]}}' >"$DK_DIR/entitle.json"
   ENTITLE_CONFIG="$DK_DIR/entitle.json" "$ENTITLE" configure docker --config "$DK_DIR/daemon.json" \
     --binary "$DK_DIR/bin/entitle" --profile confined >"$DK_DIR/configure.out"
-  # dockerd passes its environment to the containerd it starts, and that
-  # to the runc shim and entitle: the admin config of this file.
-  ENTITLE_CONFIG="$DK_DIR/entitle.json" dockerd --config-file "$DK_DIR/daemon.json" \
-    --data-root "$DK_DIR/root" --exec-root "$DK_DIR/exec" --pidfile "$DK_DIR/dockerd.pid" \
-    -H "unix://$DK_DIR/docker.sock" --storage-driver vfs --iptables=false --ip6tables=false \
-    --ip-masq=false --bridge=none --cgroup-parent "/$DK_CGROUP" \
-    --add-runtime "entitle-nope=$DK_DIR/bin/entitle-nope" >"$DK_DIR/dockerd.log" 2>&1 3>&- &
-  for _ in $(seq 150); do
-    dk version >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  dk version >/dev/null || {
-    cat "$DK_DIR/dockerd.log" >&2
-    return 1
-  }
+  dk_start --config-file "$DK_DIR/daemon.json" --add-runtime "entitle-nope=$DK_DIR/bin/entitle-nope"
   dk import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$DK_DIR/rootfs.tar" "$IMAGE" >/dev/null
   dk import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' --change 'ENV ENTITLE_ENTITLEMENTS=network.none' \
     "$DK_DIR/rootfs.tar" "$ASKING" >/dev/null
 }
 
 teardown_file() {
-  [ -n "${DK_DIR:-}" ] || return 0
-  # shellcheck disable=SC2046 # one word per container
-  dk rm -f $(dk ps -aq 2>/dev/null) >/dev/null 2>&1 || true
-  # dockerd stops the containerd it started.
-  daemon_stop "$DK_DIR/dockerd.pid" "$DK_DIR" "$DK_CGROUP"
-}
-
-dk() {
-  "$DOCKER" -H "unix://$DK_DIR/docker.sock" "$@"
+  dk_teardown
 }
 
 SCRIPT="$ENGINE_SCRIPT; exit 3"
@@ -71,14 +41,7 @@ SCRIPT="$ENGINE_SCRIPT; exit 3"
 @test "Docker: docker run --runtime entitle without entitlements answers as runc" {
   run dk info --format '{{range $name, $r := .Runtimes}}{{$name}} {{end}}'
   [[ "$output" == *"entitle entitle-confined"* ]]
-  run --separate-stderr dk run --rm --network none --runtime runc "$IMAGE" /bin/sh -c "$SCRIPT"
-  runc_status=$status runc_output=$output runc_stderr=$stderr
-  [ "$status" -eq 3 ]
-  [ "${lines[0]}" = ok ]
-  run --separate-stderr dk run --rm --network none --runtime entitle "$IMAGE" /bin/sh -c "$SCRIPT"
-  [ "$status" -eq "$runc_status" ]
-  [ "$output" = "$runc_output" ]
-  [ "$stderr" = "$runc_stderr" ]
+  dk_runs_as_runc "$IMAGE"
 }
 
 @test "Docker: the runtimeArgs profile entitle-confined confines docker run" {

@@ -478,6 +478,29 @@ test_entitle_rewrite_grant_refused (void **state)
   assert_true (json_equal (spec, orig));
 }
 
+/* The image's label (docs/image-labels.md): the refusal names the image
+   by the digest create recorded.  */
+#define IMAGE_DIGEST "sha256:5049a88b0000000000000000000000000000000000000000000000000000abcd"
+
+static void
+test_entitle_rewrite_image_grant_refused (void **state)
+{
+  struct entitle_config_s cfg;
+  cleanup_json json_t *spec = spec_requesting (NULL);
+  cleanup_json json_t *orig = NULL;
+
+  (void)state;
+  set_annotation (spec, "io.entitle.image-label", "network.admin");
+  set_annotation (spec, "io.entitle.image-digest", IMAGE_DIGEST);
+  orig = json_clone (spec);
+  no_config (&cfg);
+  assert_rewrite_fails (&cfg, spec, "image " IMAGE_DIGEST ": "
+                                    "entitlement \"network.admin\" requested by the container through the image's label "
+                                    "`io.entitle.entitlements` is not granted by",
+                        CONFIG_PATH, NULL);
+  assert_true (json_equal (spec, orig));
+}
+
 static void
 test_entitle_rewrite_grant_glob_accepted (void **state)
 {
@@ -1418,6 +1441,7 @@ main (void)
     cmocka_unit_test (test_entitle_rewrite_network_namespace_path_kept),
     cmocka_unit_test (test_entitle_rewrite_idempotent),
     cmocka_unit_test (test_entitle_rewrite_grant_refused),
+    cmocka_unit_test (test_entitle_rewrite_image_grant_refused),
     cmocka_unit_test (test_entitle_rewrite_grant_glob_accepted),
     cmocka_unit_test (test_entitle_rewrite_exact_grant_needs_name),
     cmocka_unit_test (test_entitle_rewrite_narrowing_needs_no_grant),

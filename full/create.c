@@ -11,7 +11,6 @@
 #include "file.h"
 #include "json.h"
 #include "request-mark.h"
-#include "request.h"
 #include "utils.h"
 
 /* Could anything apply?  Only then is config.json parsed: the admin sets
@@ -58,7 +57,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     return ret;
   ret = entitle_rewrite (s->ctx, spec, &final, err);
   if (UNLIKELY (ret < 0))
-    return entitle_request_blame_image (spec, err);
+    return ret;
   if (ret == 0)
     return shim_exec_runtime (s, err);
   /* Refuse before the runtime starts anything (and before the bundle is

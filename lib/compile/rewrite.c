@@ -6,6 +6,7 @@
 #include "compile.h"
 #include "hold.h"
 #include "oci-fields.h"
+#include "request.h"
 #include "rewrite.h"
 #include "resolve.h"
 #include "trust.h"
@@ -33,6 +34,21 @@ drop_unusable_labels (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_ou
     }
 }
 
+/* The request of @spec, resolved into @final and judged by the trust
+   rule (an empty @final needs no grant).  */
+static int
+judge_request (struct entitle_ctx_s *ctx, const json_t *spec, struct entitle_set_s *requested,
+               struct entitle_set_s *final, entitle_error_t *err)
+{
+  int ret = entitle_requested (&ctx->config->catalogue, spec, requested, err);
+
+  if (ret == 0)
+    ret = entitle_resolve (ctx->config, requested, final, err);
+  if (ret == 0 && final->n > 0)
+    ret = entitle_check_grants (ctx, spec, requested, err);
+  return ret;
+}
+
 int
 entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *final, entitle_error_t *err)
 {
@@ -48,17 +64,11 @@ entitle_rewrite (struct entitle_ctx_s *ctx, json_t *spec, struct entitle_set_s *
   /* What was recorded in io.entitle.applied is never read: a bundle
      rewritten before is compiled again (the compiler is idempotent), and
      its record written anew.  */
-  ret = entitle_requested (&ctx->config->catalogue, spec, &requested, err);
+  ret = judge_request (ctx, spec, &requested, final, err);
   if (UNLIKELY (ret < 0))
-    return ret;
-  ret = entitle_resolve (ctx->config, &requested, final, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
+    return entitle_request_blame_image (spec, err);
   if (final->n == 0)
     return 0;
-  ret = entitle_check_grants (ctx, spec, &requested, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
   ret = entitle_compile (ctx, spec, final, &out, err);
   if (UNLIKELY (ret < 0))
     return ret;

@@ -6,7 +6,6 @@
 #include "caps.h"
 #include "compile.h"
 #include "devices.h"
-#include "image-request.h"
 #include "resolve.h"
 #include "seccomp-rules.h"
 #include "trust.h"
@@ -341,22 +340,6 @@ entitle_request_widens (struct entitle_ctx_s *ctx, const json_t *spec, const str
   return widens_alone (ctx, spec, false, req, widens, err);
 }
 
-/* The refusal @err of the image's request @req names the image by the
-   digest @spec records for it (docs/image-labels.md, "The trust rule").  */
-static int
-name_image (const json_t *spec, const struct entitle_request_s *req, entitle_error_t *err)
-{
-  cleanup_image_request struct entitle_image_request_s image = { 0 };
-  entitle_error_t ignored = NULL;
-
-  if (req->source != ENTITLE_SOURCE_IMAGE || entitle_image_request (spec, &image, &ignored) <= 0 || !image.digest)
-    {
-      entitle_error_release (&ignored);
-      return -1;
-    }
-  return entitle_error_wrap (err, "image %s", image.digest);
-}
-
 static int
 check_grants (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
               const struct entitle_set_s *requested, entitle_error_t *err)
@@ -378,9 +361,8 @@ check_grants (struct entitle_ctx_s *ctx, const json_t *spec, bool process_only,
         {
           cleanup_free char *name = entitle_request_format (req);
           cleanup_free char *hint = entitle_config_grant_hint (ctx->config, name);
-          entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container%s is %s", name,
-                              entitle_source_through (req->source), hint);
-          return name_image (spec, req, err);
+          return entitle_make_error (err, EPERM, "entitlement \"%s\" requested by the container%s is %s", name,
+                                     entitle_source_through (req->source), hint);
         }
     }
   return 0;

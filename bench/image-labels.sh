@@ -96,8 +96,8 @@ for pair in "store-1:$S1:c-bench" "store-1000:$S1000:c-bench" "docker:$D1:${D1##
     "$([ "$goal" = report ] && echo — || verdict "$r" 1.02)"
 done
 read -r ma mb r q1 q3 lo hi < <("$P" -n "$(n 200)" -w 5 -p "$RESTORE; cp $S1/config.orig $S1/config.json" -- \
-  env ENTITLE_CONFIG="$W/labels.json" "$ENTITLE" --root "$ROOT" create -b "$S1" c-bench :: \
-  env ENTITLE_CONFIG="$W/stub.json" "$ENTITLE" --root "$ROOT" create -b "$W/lbl-annotated" bench-annotated)
+  /usr/bin/env ENTITLE_CONFIG="$W/labels.json" "$ENTITLE" --root "$ROOT" create -b "$S1" c-bench :: \
+  /usr/bin/env ENTITLE_CONFIG="$W/stub.json" "$ENTITLE" --root "$ROOT" create -b "$W/lbl-annotated" bench-annotated)
 row "create, CPU ms, \`network.none\` from the image's label (store of 1)" "label looked up ($(fmt "$ma"))" \
   "request in the annotation ($(fmt "$mb"))" "$(fmt "$r")" "$(fmt "$q1")–$(fmt "$q3")" "$(fmt "$lo")–$(fmt "$hi")" \
   "≤ 1.02" "$(verdict "$r" 1.02)"

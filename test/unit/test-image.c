@@ -142,6 +142,15 @@ test_image_request_bad_input (void **state)
   assert_refused ("{\"annotations\": {\"io.entitle.image-label\": \"network.bogus\"}}",
                   "the image's label `io.entitle.entitlements`: unknown entitlement `network.bogus`");
   assert_refused ("{\"annotations\": {\"io.entitle.image-label\": \"a\\u0000b\"}}", "without NUL bytes");
+  /* An item longer than any entitlement.  */
+  {
+    char spec[2300], item[2001];
+    memset (item, 'a', 2000);
+    item[2000] = '\0';
+    snprintf (spec, sizeof (spec), "{\"annotations\": {\"io.entitle.image-label\": \"network.%s\"}}", item);
+    assert_refused (spec, "the image's label `io.entitle.entitlements`: entitlement `network.aaaa");
+    assert_refused (spec, "...` is longer than 1024 bytes");
+  }
   assert_refused ("{\"annotations\": {\"io.entitle.image-label\": \"network.none\", \"io.entitle.image-digest\": \"sha256:AB\"}}",
                   "64 lower-case hex");
   assert_refused ("{\"annotations\": {" MAP (ENTRY ("web", "network.none")) "}}", "keyed by container name");
@@ -355,6 +364,28 @@ test_storage_record_bad_input (void **state)
   drop_store (&s);
 }
 
+/* The label twice in the image's config: which one an engine would show
+   is not for entitle to guess.  */
+static void
+test_storage_record_label_twice (void **state)
+{
+  struct store s;
+  char containers[512], path[512], *out = NULL;
+
+  (void)state;
+  make_store (&s,
+              "{\"config\": {\"Labels\": {\"io.entitle.entitlements\": \"network.none\", "
+              "\"io.entitle.entitlements\": \"network.host\"}}}",
+              "[]");
+  snprintf (containers, sizeof (containers), "[{\"id\": \"c1\", \"image\": \"%s\", \"layer\": \"L1\"}]", s.id);
+  snprintf (path, sizeof (path), "%s/vfs-containers/containers.json", s.root);
+  write_file (path, containers);
+  assert_true (lookup (&s, "L1", &out) < 0);
+  assert_contains (out, "its config: invalid JSON: duplicate object key `io.entitle.entitlements`");
+  free (out);
+  drop_store (&s);
+}
+
 int
 main (void)
 {
@@ -367,6 +398,7 @@ main (void)
     cmocka_unit_test (test_image_labels_config),
     cmocka_unit_test (test_storage_record),
     cmocka_unit_test (test_storage_record_bad_input),
+    cmocka_unit_test (test_storage_record_label_twice),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -79,6 +79,37 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
   return read_fd (fd, path, max, buf, len, err);
 }
 
+/* openat2's walk where the kernel (before 5.6) or a seccomp profile
+   answers ENOSYS: one component at a time, none a symbolic link (O_NOFOLLOW
+   fails on one with ELOOP) and none `..` or `.`.  */
+static int
+open_components (int dfd, const char *rel)
+{
+  cleanup_free char *copy = strdup (rel);
+  char *save = NULL, *c, *next;
+  int fd = -1, at = dfd;
+
+  if (copy == NULL)
+    abort ();
+  for (c = strtok_r (copy, "/", &save); c; c = next)
+    {
+      next = strtok_r (NULL, "/", &save);
+      if (strcmp (c, "..") == 0 || strcmp (c, ".") == 0)
+        {
+          errno = EXDEV;
+          fd = -1;
+          break;
+        }
+      fd = openat (at, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : READ_FLAGS | O_NOFOLLOW);
+      if (at != dfd)
+        close (at);
+      at = fd;
+      if (fd < 0)
+        break;
+    }
+  return fd;
+}
+
 int
 entitle_file_read_beneath (const char *root, const char *rel, size_t max, char **buf, size_t *len,
                            entitle_error_t *err)
@@ -92,6 +123,8 @@ entitle_file_read_beneath (const char *root, const char *rel, size_t max, char *
   if (dfd < 0)
     return entitle_make_error (err, errno, "open `%s`: %s", root, strerror (errno));
   fd = (int)syscall (SYS_openat2, dfd, rel, &how, sizeof (how));
+  if (fd < 0 && errno == ENOSYS)
+    fd = open_components (dfd, rel);
   if (fd < 0 && errno == ELOOP)
     return entitle_make_error (err, ELOOP, "open `%s`: a symbolic link on the way", path);
   if (fd < 0)

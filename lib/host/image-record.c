@@ -126,15 +126,14 @@ docker_bundle (const char *bundle, const char *id)
   return n > l + 6 && strcmp (bundle + n - l, id) == 0 && memcmp (bundle + n - l - 6, "/moby/", 6) == 0;
 }
 
-/* @bundle (NULL: the current directory) as an absolute path, symbolic
-   links kept; NULL when the current directory has no path.  */
+/* The relative @bundle (NULL: the current directory) as an absolute
+   path, symbolic links kept; NULL when the current directory has no
+   path.  */
 static char *
 absolute (const char *bundle)
 {
   char cwd[PATH_MAX], *p = NULL;
 
-  if (bundle && *bundle == '/')
-    return entitle_xstrdup (bundle);
   if (getcwd (cwd, sizeof (cwd)) == NULL)
     return NULL;
   if (bundle == NULL || strcmp (bundle, ".") == 0)
@@ -152,10 +151,12 @@ static const char *
 containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
 {
   static const char task[] = "/io.containerd.runtime.v2.task/";
-  const char *ttrpc = getenv ("TTRPC_ADDRESS"), *t, *slash;
+  const char *ttrpc, *t, *slash;
   char **s;
 
-  if (ttrpc == NULL || (t = strstr (bundle, task)) == NULL)
+  /* The path first: the environment is the longer scan.  */
+  if (sockets == NULL || *sockets == NULL || (t = strstr (bundle, task)) == NULL
+      || (ttrpc = getenv ("TTRPC_ADDRESS")) == NULL)
     return NULL;
   t += strlen (task);
   slash = strchr (t, '/');
@@ -177,9 +178,13 @@ containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
 static enum entitle_image_engine
 engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *id, const char **where, char **name)
 {
-  cleanup_free char *abs = NULL;
+  cleanup_free char *made = NULL;
+  const char *abs = bundle;
 
-  if (!entitle_config_image_labels (cfg) || !entitle_image_plain_name (id) || (abs = absolute (bundle)) == NULL)
+  if (!entitle_config_image_labels (cfg) || !entitle_image_plain_name (id))
+    return ENTITLE_IMAGE_NONE;
+  /* Engines pass an absolute --bundle: no copy then.  */
+  if ((bundle == NULL || *bundle != '/') && (abs = made = absolute (bundle)) == NULL)
     return ENTITLE_IMAGE_NONE;
   if (cfg->image_docker && cfg->image_docker[0] && docker_bundle (abs, id))
     return ENTITLE_IMAGE_DOCKER;

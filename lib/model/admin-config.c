@@ -248,14 +248,23 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
 #define DEFAULT_STORAGE_ROOT "/var/lib/containers/storage"
 #define DEFAULT_CONTAINERD   "/run/containerd/containerd.sock"
 
-static char **
-list_one (const char *s)
+/* `"image_labels": true`'s lists, the defaults: shared, never freed
+   (image_defaults), so that turning the key on costs a create of another
+   engine no allocation.  */
+static char *docker_default[] = { (char *)DEFAULT_DOCKER_ROOT, NULL };
+static char *storage_default[] = { (char *)DEFAULT_STORAGE_ROOT, NULL };
+static char *containerd_default[] = { (char *)DEFAULT_CONTAINERD, NULL };
+
+/* Forget the lists of `image_labels`.  */
+static void
+free_images (struct entitle_config_s *cfg)
 {
-  char **l = calloc (2, sizeof (char *));
-  if (l == NULL)
-    abort ();
-  l[0] = entitle_xstrdup (s);
-  return l;
+  if (cfg->image_defaults)
+    cfg->image_docker = cfg->image_storage = cfg->image_containerd = NULL;
+  cleanup_strvp (&cfg->image_docker);
+  cleanup_strvp (&cfg->image_storage);
+  cleanup_strvp (&cfg->image_containerd);
+  cfg->image_defaults = false;
 }
 
 /* Each root an absolute path: the lookup matches bundles by prefix.  */
@@ -272,19 +281,20 @@ static int
 get_images (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *err)
 {
   static const char *const names[] = { "docker", "containers-storage", "containerd" };
-  static const char *const defaults[] = { DEFAULT_DOCKER_ROOT, DEFAULT_STORAGE_ROOT, DEFAULT_CONTAINERD };
+  char **const defaults[] = { docker_default, storage_default, containerd_default };
   char ***lists[] = { &cfg->image_docker, &cfg->image_storage, &cfg->image_containerd };
   size_t i, found = 0;
   int ret = 0;
 
+  free_images (cfg);
+  cfg->image_defaults = v->type == JSON_TRUE;
   for (i = 0; i < 3; i++)
     {
       const json_t *l = json_get (v, names[i]);
       char what[64];
 
-      cleanup_strvp (lists[i]);
       if (v->type == JSON_TRUE)
-        *lists[i] = list_one (defaults[i]);
+        *lists[i] = defaults[i];
       if (v->type != JSON_OBJECT)
         continue;
       *lists[i] = empty_list ();
@@ -580,9 +590,7 @@ entitle_config_free (struct entitle_config_s *cfg)
   free (cfg->runtime);
   free (cfg->state_dir);
   free (cfg->hook);
-  cleanup_strvp (&cfg->image_docker);
-  cleanup_strvp (&cfg->image_storage);
-  cleanup_strvp (&cfg->image_containerd);
+  free_images (cfg);
   cleanup_strvp (&cfg->defaults);
   cleanup_strvp (&cfg->grant);
   cleanup_strvp (&cfg->require);

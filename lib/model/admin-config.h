@@ -38,6 +38,7 @@ struct entitle_config_s
   char **image_docker;     /**< Docker's data roots */
   char **image_storage;    /**< containers/storage graph roots (Podman, CRI-O) */
   char **image_containerd; /**< containerd's gRPC sockets */
+  bool image_defaults;     /**< the three are `true`'s shared defaults */
   struct entitle_profile_s *profiles;
   size_t n_profiles;
   struct entitle_catalogue_s catalogue;    /**< the built-in rows and `entitlements`, the custom ones */

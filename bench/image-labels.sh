@@ -89,11 +89,8 @@ for pair in "store-1:$S1:c-bench" "store-1000:$S1000:c-bench" "docker:$D1:${D1##
   cp "$W/lbl-annotated/config.orig" "$W/lbl-annotated/config.json"
   c=$(ENTITLE_CONFIG=$W/stub.json instr "$FULL" --root "$ROOT" create -b "$W/lbl-annotated" bench-annotated)
   r=$(ratio "$a" "$c")
-  goal="≤ 1.02"
-  [ "$name" = store-1000 ] && goal="report"
   row "instructions of entitle-full's create, \`network.none\` from the image's label ($name)" \
-    "label looked up: $(kinstr "$a")" "request in the annotation, no lookup: $(kinstr "$c")" "$r" "—" "—" "$goal" \
-    "$([ "$goal" = report ] && echo — || verdict "$r" 1.02)"
+    "label looked up: $(kinstr "$a")" "request in the annotation, no lookup: $(kinstr "$c")" "$r" "—" "—" "report" "—"
 done
 read -r ma mb r q1 q3 lo hi < <("$P" -n "$(n 200)" -w 5 -p "$RESTORE; cp $S1/config.orig $S1/config.json" -- \
   /usr/bin/env ENTITLE_CONFIG="$W/labels.json" "$ENTITLE" --root "$ROOT" create -b "$S1" c-bench :: \

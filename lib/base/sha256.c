@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include "sha256.h"
 
@@ -82,7 +81,7 @@ ror (uint32_t x, int n)
 static void
 block (uint32_t h[8], const unsigned char *p)
 {
-  uint32_t w[64], v[8], t1, t2;
+  uint32_t w[64], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7], t1, t2;
   int i;
 
   for (i = 0; i < 16; i++)
@@ -90,17 +89,14 @@ block (uint32_t h[8], const unsigned char *p)
   for (i = 16; i < 64; i++)
     w[i] = w[i - 16] + (ror (w[i - 15], 7) ^ ror (w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 7]
            + (ror (w[i - 2], 17) ^ ror (w[i - 2], 19) ^ (w[i - 2] >> 10));
-  memcpy (v, h, sizeof (v));
   for (i = 0; i < 64; i++)
     {
-      t1 = v[7] + (ror (v[4], 6) ^ ror (v[4], 11) ^ ror (v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + k[i] + w[i];
-      t2 = (ror (v[0], 2) ^ ror (v[0], 13) ^ ror (v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-      memmove (v + 1, v, 7 * sizeof (v[0]));
-      v[4] += t1;
-      v[0] = t1 + t2;
+      t1 = hh + (ror (e, 6) ^ ror (e, 11) ^ ror (e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+      t2 = (ror (a, 2) ^ ror (a, 13) ^ ror (a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      hh = g, g = f, f = e, e = d + t1;
+      d = c, c = b, b = a, a = t1 + t2;
     }
-  for (i = 0; i < 8; i++)
-    h[i] += v[i];
+  h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
 void
@@ -121,6 +117,7 @@ entitle_sha256_hex (const void *data, size_t len, char hex[ENTITLE_SHA256_HEX_LE
     tail[n_tail - 1 - i] = (unsigned char)(bits >> (8 * i));
   for (i = 0; i < n_tail; i += 64)
     block (h, tail + i);
-  for (i = 0; i < 8; i++)
-    snprintf (hex + 8 * i, 9, "%08x", h[i]);
+  for (i = 0; i < 64; i++)
+    hex[i] = "0123456789abcdef"[h[i / 8] >> (28 - 4 * (i % 8)) & 0xf];
+  hex[64] = '\0';
 }

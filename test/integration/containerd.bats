@@ -80,7 +80,8 @@ cr() {
 }
 
 # ctr_run [--annotation K=V...] -- COMMAND...: run COMMAND in a new
-# container of the test image through entitle, to completion.
+# container of the test image (CTR_IMAGE) through entitle (CTR_RUNTIME),
+# to completion.
 ctr_run() {
   local opts=()
   while [ "$1" != -- ]; do
@@ -88,8 +89,8 @@ ctr_run() {
     shift
   done
   shift
-  run --separate-stderr cr run --rm --runc-binary "$ENT_ABS" --runc-root "$CTRD_DIR/runc" \
-    "${opts[@]}" "$IMAGE" "$CTID" "$@"
+  run --separate-stderr cr run --rm --runc-binary "${CTR_RUNTIME:-$ENT_ABS}" --runc-root "$CTRD_DIR/runc" \
+    "${opts[@]}" "${CTR_IMAGE:-$IMAGE}" "$CTID" "$@"
 }
 
 @test "containerd: without entitlements ctr run through entitle answers as through runc" {
@@ -201,15 +202,7 @@ LABELLED=docker.io/library/entitle-labelled:latest
 
 # lbl_run RUNTIME [OPTION...] -- COMMAND...: ctr run of the labelled image.
 lbl_run() {
-  local runtime=$1 opts=()
-  shift
-  while [ "$1" != -- ]; do
-    opts+=("$1")
-    shift
-  done
-  shift
-  run --separate-stderr cr run --rm --runc-binary "$runtime" --runc-root "$CTRD_DIR/runc" \
-    "${opts[@]}" "$LABELLED" "$CTID" "$@"
+  CTR_RUNTIME=$1 CTR_IMAGE=$LABELLED ctr_run "${@:2}"
 }
 
 @test "containerd, image label: ctr run of an image labelled network.none is confined with no flag where the admin turns image labels on" {
@@ -219,11 +212,9 @@ lbl_run() {
   lbl_run "$ENT_ABS" -- /probe socket inet
   [ "$output" = ok ]
   lbl_run "$CTRD_DIR/bin/entitle-labels" -- /probe socket inet
-  echo "$stderr" >&2
   [ "$output" = EPERM ]
   # The same bytes without the label: nothing asked, nothing written.
-  run --separate-stderr cr run --rm --runc-binary "$CTRD_DIR/bin/entitle-labels" --runc-root "$CTRD_DIR/runc" \
-    "$IMAGE" "$CTID" /probe socket inet
+  CTR_RUNTIME=$CTRD_DIR/bin/entitle-labels ctr_run -- /probe socket inet
   [ "$output" = ok ]
 }
 
@@ -243,7 +234,6 @@ lbl_run() {
   echo '{"image_labels": {"containerd": ["'"$BATS_TEST_TMPDIR/down.sock"'"]}}' >"$BATS_TEST_TMPDIR/down.json"
   run --separate-stderr env TTRPC_ADDRESS="$BATS_TEST_TMPDIR/down.sock.ttrpc" "$ENTITLE" \
     --entitle-config="$BATS_TEST_TMPDIR/down.json" --root "$ROOT" run -b "$bundle" "$CTID"
-  echo "$stderr" >&2
   [ "$status" -eq 0 ]
   [ "$output" = "socket inet: ok" ]
   [[ "$stderr" == "entitle: warning: containerd's record of container $CTID: gRPC "*"/down.sock\`: No such file or directory: the image's label \`io.entitle.entitlements\` is not read" ]]

@@ -33,8 +33,11 @@ shim_image_label (struct shim_s *s, json_t *spec, entitle_error_t *err)
   if (!shim_image_applies (s->ctx->config, &s->args) || entitle_request_asked (spec))
     return 0;
   ret = entitle_image_lookup (s->ctx->config, s->args.bundle, s->args.id, spec, s->ctx->log, &image, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
+  /* Nothing read (warned): the config stays as it came (a second create
+     of a bundle entitle rewrote, its image since removed, keeps what the
+     first one found).  */
+  if (ret < 0 || ret == ENTITLE_IMAGE_NOT_READ)
+    return ret < 0 ? ret : 0;
   /* The record is the truth of this engine: an annotation of entitle's
      saying otherwise (`podman run --annotation`) is refused, since
      everything after create would read it.  */

@@ -248,7 +248,7 @@ entitle_image_lookup (const struct entitle_config_s *cfg, const char *bundle, co
     {
       entitle_log_warning (log, "%s: the image's label `%s` is not read", (*err)->msg, ENTITLE_ANNOTATION);
       entitle_error_release (err);
-      return 0;
+      return ENTITLE_IMAGE_NOT_READ;
     }
   return ret;
 }

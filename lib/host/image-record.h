@@ -39,11 +39,15 @@ enum entitle_image_engine
 enum entitle_image_engine entitle_image_engine_of (const struct entitle_config_s *cfg, const char *bundle,
                                                    const char *id);
 
+/* What entitle_image_lookup returns when no record could be read.  */
+#define ENTITLE_IMAGE_NOT_READ 2
+
 /**
  * The image's request from the record: 1 with @out filled (the label's
- * value and the image's digest), 0 when the image has no label, or when
- * the record or the image's config is missing or not readable (a warning
- * on @log: a container that asked nothing must not fail for it), <0 with
+ * value and the image's digest), 0 when the image has no label,
+ * ENTITLE_IMAGE_NOT_READ when the record or the image's config is missing
+ * or not readable (a warning on @log: a container that asked nothing must
+ * not fail for it), <0 with
  * one line when the record is not this container's or malformed, or the
  * image's config is too large, not JSON or not the digest the record
  * names, or the label is not a string.  @spec is the container's config

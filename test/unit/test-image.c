@@ -284,8 +284,8 @@ lookup (struct store *s, const char *layer, char **out)
   config_from (&cfg, cfg_json);
   spec = parse_ok (spec_json);
   ret = entitle_image_lookup (&cfg, bundle, "c1", spec, &log, &req, &err);
-  *out = ret < 0 ? strdup (err->msg) : ret > 0 ? strdup (req.entitlements)
-                                               : NULL;
+  *out = ret < 0 ? strdup (err->msg) : ret == 1 ? strdup (req.entitlements)
+                                                : NULL;
   entitle_error_release (&err);
   entitle_config_free (&cfg);
   return ret;
@@ -326,9 +326,9 @@ test_storage_record_bad_input (void **state)
   char containers[512], path[512], *out = NULL;
 
   (void)state;
-  /* No record of the container: a warning, and no request.  */
+  /* No record of the container: a warning, and nothing read.  */
   make_store (&s, LABELLED, "[]");
-  assert_int_equal (lookup (&s, "L1", &out), 0);
+  assert_int_equal (lookup (&s, "L1", &out), ENTITLE_IMAGE_NOT_READ);
   assert_null (out);
   /* Twice in the record.  */
   snprintf (containers, sizeof (containers), "[{\"id\": \"c1\", \"image\": \"%s\", \"layer\": \"L1\"}, "

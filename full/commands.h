@@ -56,7 +56,7 @@ bool shim_image_applies (const struct entitle_config_s *cfg, const struct entitl
 
 /**
  * Put the label of the image the container runs into @spec's annotations
- * (full/image-label.c): 1 when there is one, 0 when none applies, <0 on a malformed record or
+ * (full/image-label.c), where shim_image_applies: 1 when there is one, 0 when none applies, <0 on a malformed record or
  * label, or an annotation of the label the record does not confirm.
  */
 int shim_image_label (struct shim_s *s, json_t *spec, entitle_error_t *err);

@@ -23,6 +23,8 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   cleanup_free char *path = entitle_args_config_path (&s->args), *raw = NULL, *out = NULL;
   cleanup_json json_t *spec = NULL;
   cleanup_entitle_set struct entitle_set_s final = { 0 };
+  /* Could the engine's record hold the image's label (no file opened)?  */
+  bool image = shim_image_applies (s->ctx->config, &s->args);
   size_t len, out_len;
   int ret;
 
@@ -35,15 +37,14 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     }
   /* Too large to parse, but transparent if nothing could apply to it.  */
   if (ret < 0 && (*err)->status == EFBIG && !entitle_config_sets_policy (s->ctx->config)
-      && entitle_config_file_may_ask (path) == 0 && !shim_image_applies (s->ctx->config, &s->args))
+      && entitle_config_file_may_ask (path) == 0 && !image)
     {
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
-  if (!entitle_config_sets_policy (s->ctx->config) && !entitle_config_may_ask (raw, len)
-      && !shim_image_applies (s->ctx->config, &s->args))
+  if (!entitle_config_sets_policy (s->ctx->config) && !entitle_config_may_ask (raw, len) && !image)
     return shim_exec_runtime (s, err);
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))
@@ -52,7 +53,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
      it writes back.  */
   free (get_and_reset (&raw));
   ENTITLE_FAULT_POINT ("after-parse");
-  ret = shim_image_label (s, spec, err);
+  ret = image ? shim_image_label (s, spec, err) : 0;
   if (UNLIKELY (ret < 0))
     return ret;
   ret = entitle_rewrite (s->ctx, spec, &final, err);

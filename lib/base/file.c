@@ -79,6 +79,13 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
   return read_fd (fd, path, max, buf, len, err);
 }
 
+static bool
+is_link (int dfd, const char *name)
+{
+  struct stat st;
+  return fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode);
+}
+
 /* openat2's walk where the kernel (before 5.6) or a seccomp profile
    answers ENOSYS: one component at a time, none a symbolic link (O_NOFOLLOW
    fails on one with ELOOP) and none `..` or `.`.  */
@@ -95,12 +102,13 @@ open_components (int dfd, const char *rel)
     {
       next = strtok_r (NULL, "/", &save);
       if (strcmp (c, "..") == 0 || strcmp (c, ".") == 0)
-        {
-          errno = EXDEV;
-          fd = -1;
-          break;
-        }
-      fd = openat (at, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : READ_FLAGS | O_NOFOLLOW);
+        errno = EXDEV, fd = -1;
+      else
+        fd = openat (at, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : READ_FLAGS | O_NOFOLLOW);
+      /* A link before the last component fails O_DIRECTORY, not
+         O_NOFOLLOW: said as openat2 says it.  */
+      if (fd < 0 && errno == ENOTDIR && is_link (at, c))
+        errno = ELOOP;
       if (at != dfd)
         close (at);
       at = fd;

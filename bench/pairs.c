@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pairs: run two or three commands interleaved (A B [C] A B [C] ...) and
- * print the per-round ratios A/B (and A/C) as median, quartiles and
+ * pairs: run two to four commands interleaved (A B [C [D]] A B [C [D]] ...) and
+ * print the per-round ratios A/B (and A/C, A/D) as median, quartiles and
  * min-max.
  *
  *   pairs [-n ROUNDS] [-w WARMUP] [-m cpu|wall|out] [-s] [-p SETUP]
- *         [-q CLEANUP] -- A... [:: B... [:: C...]]
+ *         [-q CLEANUP] -- A... [:: B... [:: C... [:: D...]]]
  *
  * Every "@ID@" inside an argument becomes an id unique to the run
  * (containers need one).  SETUP and CLEANUP are sh -c strings, with @ID@
@@ -21,7 +21,7 @@
  * (crun 1.8.1 needs it on this hybrid host; see test/integration/run-crun.sh).
  *
  * Output, one line:
- *   medA medB [medC] r_med r_q1 r_q3 r_min r_max [rc_med rc_q1 rc_q3 rc_min rc_max]
+ *   medA medB [medC [medD]] r_med r_q1 r_q3 r_min r_max [the same for A/C [and A/D]]
  * or, with A alone, A's median, quartiles, min and max
  * with medians in the metric's unit (ms, or whatever "out" prints).
  */
@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXV 3
+#define MAXV 4
 
 enum metric
 {
@@ -265,7 +265,7 @@ main (int argc, char **argv)
       }
   if (optind >= argc || rounds < 1)
     {
-      fprintf (stderr, "usage: pairs [options] -- A... :: B... [:: C...]\n");
+      fprintf (stderr, "usage: pairs [options] -- A... :: B... [:: C... [:: D...]]\n");
       return 2;
     }
   cmds[ncmds++] = &argv[optind];

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench/create-path.sh: the path engines take (issue 25), by hand.  CPU of
+# the process tree of `create`+`start`+`delete --force` of a `/bin/true`
+# container, four commands interleaved in one run (bench/pairs.c, each
+# command one bench/chain.c of the three verbs):
+#   A  entitle, `network.egress=10.0.0.0/8:443,security.confined` on
+#      Docker's config (config.json restored before each round)
+#   B  runc, Docker's config (the issue's baseline)
+#   C  runc, the config entitle compiles for A with its hooks removed
+#      (jq 'del(.hooks)'): what the rewritten config costs runc
+#   D  runc, the config entitle compiles for A, hooks included: C plus
+#      what runc's run of entitle-hook costs
+# So B->C is the rewrite's effect on runc, C->D the hook, D->A entitle's
+# own processes (front, entitle-full).  Where create attaches in-process
+# (no hook written), D is C plus the hook that `run` would still get.
+# Prints medians (ms) and, for A/B, A/C, A/D, the median ratio, IQR and
+# min-max; then B/C... from the medians.
+#
+# Environment: ENTITLE_BUILDDIR (default .), BENCH_ROUNDS (60),
+# BENCH_WORKDIR (default: a new directory under /tmp, removed).
+set -euo pipefail
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${ENTITLE_BUILDDIR:-.}" && pwd)
+ROUNDS=${BENCH_ROUNDS:-60}
+ENTITLE=$BUILD/shim/entitle
+RUNC=$(command -v runc || echo /usr/sbin/runc)
+BUSYBOX=$(command -v busybox || echo /bin/busybox)
+EGRESS='network.egress=10.0.0.0/8:443,security.confined'
+
+die() {
+  echo "bench/create-path.sh: $*" >&2
+  exit 1
+}
+[ "$(id -u)" -eq 0 ] || die "needs root: it runs real containers"
+[ -x "$ENTITLE" ] || die "build first (make), or set ENTITLE_BUILDDIR"
+
+W=${BENCH_WORKDIR:-$(mktemp -d /tmp/entitle-create-path.XXXXXX)}
+ROOT=$W/runc-root
+mkdir -p "$W"
+cleanup() {
+  local id
+  for id in $("$RUNC" --root "$ROOT" list -q 2>/dev/null); do
+    "$RUNC" --root "$ROOT" delete -f "$id" >/dev/null 2>&1 || true
+  done
+  [ -n "${BENCH_WORKDIR:-}" ] || rm -rf "$W"
+}
+trap cleanup EXIT
+
+cc -O2 -o "$W/pairs" "$SRC/bench/pairs.c"
+cc -O2 -static -o "$W/chain" "$SRC/bench/chain.c"
+"$SRC/test/busybox-rootfs.sh" "$W/rootfs" "$BUSYBOX"
+"$SRC/bench/docker-seccomp.sh" >"$W/docker-seccomp.json"
+
+# Docker's config (bench/run's "docker" bundle): runc spec, Docker's
+# capabilities and seccomp profile, noNewPrivileges off.
+CAPS='["CAP_CHOWN","CAP_DAC_OVERRIDE","CAP_FSETID","CAP_FOWNER","CAP_MKNOD","CAP_NET_RAW","CAP_SETGID",
+  "CAP_SETUID","CAP_SETFCAP","CAP_SETPCAP","CAP_NET_BIND_SERVICE","CAP_SYS_CHROOT","CAP_KILL","CAP_AUDIT_WRITE"]'
+mkdir -p "$W/docker" "$W/ent" "$W/nohook" "$W/hook"
+(cd "$W/docker" && "$RUNC" spec)
+jq --argjson caps "$CAPS" --slurpfile sc "$W/docker-seccomp.json" --arg rootfs "$W/rootfs" \
+  '.process.args = ["/bin/true"] | .process.terminal = false | .root = {path: $rootfs, readonly: true}
+   | .process.noNewPrivileges = false
+   | .process.capabilities = {bounding: $caps, effective: $caps, permitted: $caps}
+   | .linux.seccomp = $sc[0]' "$W/docker/config.json" >"$W/c" && mv "$W/c" "$W/docker/config.json"
+jq --arg e "$EGRESS" '.annotations["io.entitle.entitlements"] = $e' "$W/docker/config.json" >"$W/ent/config.orig"
+cp "$W/ent/config.orig" "$W/ent/config.json"
+
+export ENTITLE_CONFIG= ENTITLE_HOOK=$BUILD/oci-hooks/entitle-hook
+"$ENTITLE" --root "$ROOT" compile -b "$W/ent" >"$W/hook/config.json"
+jq 'del(.hooks)' "$W/hook/config.json" >"$W/nohook/config.json"
+echo "hooks in the config entitle compiles: $(jq -c '.hooks // {} | keys' "$W/hook/config.json")" >&2
+
+# verbs RUNTIME BUNDLE: create, start, delete --force, as one chain.
+verbs() {
+  echo "$W/chain" "$1" --root "$ROOT" create -b "$2" @ID@ ";;" "$1" --root "$ROOT" start @ID@ \
+    ";;" "$1" --root "$ROOT" delete --force @ID@
+}
+# shellcheck disable=SC2046 # the words of each chain
+read -r ma mb mc md rb qb1 qb3 lb hb rc qc1 qc3 lc hc rd qd1 qd3 ld hd < <("$W/pairs" -n "$ROUNDS" -w 3 \
+  -p "cp $W/ent/config.orig $W/ent/config.json" -- \
+  $(verbs "$ENTITLE" "$W/ent") :: $(verbs "$RUNC" "$W/docker") :: \
+  $(verbs "$RUNC" "$W/nohook") :: $(verbs "$RUNC" "$W/hook"))
+f() { printf '%.3f' "$1"; }
+d() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+cat <<OUT
+create+start+delete of /bin/true, CPU ms of the process tree, $ROUNDS rounds interleaved, $(date -u '+%F %H:%M UTC'), $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null)
+  A entitle, $EGRESS: $(f "$ma")
+  B runc, Docker's config:          $(f "$mb")
+  C runc, A's config, no hooks:     $(f "$mc")
+  D runc, A's config, with hooks:   $(f "$md")
+  A/B median $(f "$rb") IQR $(f "$qb1")-$(f "$qb3") min-max $(f "$lb")-$(f "$hb")
+  A/C median $(f "$rc") IQR $(f "$qc1")-$(f "$qc3") min-max $(f "$lc")-$(f "$hc")
+  A/D median $(f "$rd") IQR $(f "$qd1")-$(f "$qd3") min-max $(f "$ld")-$(f "$hd")
+  from the medians: C/B $(d "$mc" "$mb") (the rewritten config), D/C $(d "$md" "$mc") (the hook), A/D $(d "$ma" "$md") (entitle's processes)
+OUT

@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "attach-after.h"
 #include "commands.h"
 #include "compile.h"
 #include "rewrite.h"
 #include "fault.h"
 #include "file.h"
+#include "hooks.h"
 #include "json.h"
 #include "request-mark.h"
 #include "utils.h"
@@ -86,5 +88,7 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   if (UNLIKELY (ret < 0))
     return ret;
   ENTITLE_FAULT_POINT ("before-exec");
+  if (s->ctx->attach_after && entitle_needs_bpf (&final))
+    return shim_create_attach_after (s, spec, err);
   return shim_exec_runtime (s, err);
 }

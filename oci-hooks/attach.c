@@ -82,6 +82,12 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   cleanup_json json_t *spec = NULL, *keys = NULL;
   int ret = 0;
 
+  /* In entitle-full, after the runtime's create: the config it wrote.  */
+  if (st->spec)
+    {
+      ret = entitle_final_set (ctx, st->spec, final, err);
+      return ret < 0 ? ret : entitle_bpf_plan (plan, final, st->spec, err);
+    }
   if (!entitle_request_in_annotations (st->doc))
     ret = read_config (st, &spec, err);
   if (ret == 0)
@@ -177,7 +183,8 @@ own_cgroup (struct entitle_ctx_s *ctx, const struct hook_state_s *st, const char
 /* The BPF LSM layer, where the kernel runs it (its programs are pinned
    only then) and the policy has bits its programs read.  The runtime's
    init, @pid, is marked as in its setup first: the runtime mounts the
-   container's root after this hook, from inside the cgroup.  */
+   container's root after this hook, from inside the cgroup.  After the
+   runtime's create (@pid 0) its setup is over: no mark.  */
 static int
 attach_lsm (const struct entitle_policy *policy, pid_t pid, int cgfd, entitle_error_t *err)
 {
@@ -186,7 +193,7 @@ attach_lsm (const struct entitle_policy *policy, pid_t pid, int cgfd, entitle_er
 
   if (!(policy->flags & entitle_layer_bits (entitle_lsm_progs, ENTITLE_LSM_PROGS)) || entitle_lsm_open (ENTITLE_BPF_DIR, &l) == 0)
     return 0;
-  if (policy->flags & POL_CONFINED)
+  if ((policy->flags & POL_CONFINED) && pid > 0)
     ret = entitle_lsm_mark_setup (&l, pid, err);
   if (ret == 0)
     ret = entitle_lsm_attach (&l, policy->flags, cgfd, err);
@@ -277,7 +284,7 @@ enforce (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitl
   ret = own_cgroup (ctx, st, mnt, dir, sizeof (dir), parent, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  ret = attach_and_write (ctx, plan, st->pid, mnt, dir, err);
+  ret = attach_and_write (ctx, plan, st->spec ? 0 : st->pid, mnt, dir, err);
   if (ret == 0)
     record_owner (ctx, st, mnt, plan->policy.cgroup, final);
   /* The create fails: a cgroup made for it goes now, not at the next

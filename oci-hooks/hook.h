@@ -23,6 +23,8 @@ struct hook_state_s
   bool learn;               /**< --learn: entitle learn's run, observed, not enforced */
   const char *sysctls;      /**< --sysctls: the config's linux.sysctl keys, comma-separated, or NULL */
   json_t *doc;              /**< the state on stdin */
+  const json_t *spec;       /**< the config, where entitle-full attaches after the runtime's create
+                                 (full/attach-after.c): no state, no file read */
   struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
 };
 

@@ -160,6 +160,8 @@ parse_command (int argc, char *const *argv, int i, const struct command_flags *c
         a->config = value;
       else if (is (name, len, "process", "p"))
         a->process = value;
+      else if (is (name, len, "pid-file", NULL))
+        a->pid_file = value;
       else if (is (name, len, "preserve-fds", NULL))
         {
           a->preserve_fds = value;

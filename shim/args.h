@@ -41,6 +41,7 @@ struct entitle_args_s
   const char *id;                          /**< first positional argument */
   const char *caps[ENTITLE_ARGS_MAX_CAPS]; /**< exec --cap/-c values */
   int n_caps;                              /**< how many; more than the array holds is kept counting */
+  const char *pid_file;                    /**< --pid-file of create, run, restore, exec */
   const char *preserve_fds;                /**< --preserve-fds of create, run, exec */
   int preserve_fds_at;                     /**< its argv index: the flag's, or its value's */
   bool missing_value;                      /**< a flag at the end without its value */

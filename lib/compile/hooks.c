@@ -149,12 +149,19 @@ entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle
                    entitle_error_t *err)
 {
   json_t *hooks;
+  bool had;
 
   (void)err;
   if (!entitle_needs_bpf (set))
     return 0;
+  had = json_get (spec, "hooks") != NULL;
   hooks = json_get_or_add (spec, "hooks", JSON_OBJECT);
-  add_hook (ctx, hooks, "createRuntime", spec, set);
+  /* create attaches after the runtime's create returned, in entitle-full
+     itself (full/attach-after.c): a hook less for runc to fork and exec.  */
+  if (ctx->attach_after)
+    drop_hook (hooks, "createRuntime");
+  else
+    add_hook (ctx, hooks, "createRuntime", spec, set);
   /* The programs and the policy go with the cgroup: poststop has work only
      where the hook may make the cgroup (the runtime manages none), and is
      a fork and exec of the hook per container less where it does not.
@@ -164,5 +171,7 @@ entitle_add_hooks (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle
     add_hook (ctx, hooks, "poststop", spec, set);
   else
     drop_hook (hooks, "poststop");
+  if (!had && hooks->n == 0)
+    json_del (spec, "hooks");
   return 0;
 }

@@ -233,6 +233,23 @@ entitle_cgroup_record_find (const char *state_dir, const char *root, const char 
   return out;
 }
 
+void
+entitle_cgroup_record_forget (const char *state_dir, const char *root, const char *id, time_t since)
+{
+  cleanup_free char *dir = record_dir (state_dir);
+  size_t n, i;
+  struct entitle_cgroup_record_s *r = entitle_cgroup_record_find (state_dir, root, id, &n);
+
+  for (i = 0; i < n; i++)
+    {
+      cleanup_free char *path = record_path (dir, r[i].cgroup_id);
+      if (r[i].time >= since)
+        unlink (path);
+      entitle_cgroup_record_free (&r[i]);
+    }
+  free (r);
+}
+
 struct dead_s
 {
   uint64_t id;

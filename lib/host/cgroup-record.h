@@ -57,6 +57,11 @@ void entitle_cgroup_record_free (struct entitle_cgroup_record_s *r);
     does not say.  */
 enum entitle_source entitle_cgroup_record_source (const struct entitle_cgroup_record_s *r, const char *name);
 
+/** Remove the records of container @id of runtime root @root written at
+    @since or later: those of a create that failed after the hook's step
+    (full/attach-after.c); older ones are earlier containers'.  */
+void entitle_cgroup_record_forget (const char *state_dir, const char *root, const char *id, time_t since);
+
 /** In the shard of @cgroup_id's record, remove the records whose cgroup is
     gone (looked up in the cgroup2 hierarchy mounted at @cgroup2) and that
     are older than ENTITLE_RECORD_KEEP, and the oldest such ones beyond the

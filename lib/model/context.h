@@ -17,6 +17,8 @@ struct entitle_ctx_s
   const char *root;      /**< the runtime's --root, or NULL */
   bool cgroup_unmanaged; /**< crun --cgroup-manager=disabled: the hook may make a cgroup */
   int preserve_fds;      /**< the runtime's --preserve-fds: the fds past 2 the container gets */
+  bool attach_after;     /**< create attaches the cgroup programs itself once the runtime's create
+                              returned (full/attach-after.c): no createRuntime hook */
 
   /* Memoized probes; -1 until asked.  */
   int selinux_enabled;
@@ -37,6 +39,7 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->root = NULL;
   ctx->cgroup_unmanaged = false;
   ctx->preserve_fds = 0;
+  ctx->attach_after = false;
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
   ctx->landlock_abi = -1;

@@ -61,6 +61,38 @@ made_records() {
     "connect 10.200.0.1 81: EPERM" "sendto 10.200.0.1 80: ok" "sendto 10.200.0.2 80: EPERM"
 }
 
+@test "create attaches after the runtime's create: network.egress holds with no createRuntime hook in config.json" {
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80" "sendto 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  # As the engines call it: create (with --pid-file, as containerd's shim
+  # and conmon give it), then start.
+  ent create --pid-file "$BATS_TEST_TMPDIR/pid" -b "$BUNDLE" "$CTID" </dev/null \
+    >"$BATS_TEST_TMPDIR/$CTID.out" 2>"$BATS_TEST_TMPDIR/$CTID.err"
+  [ "$(cat "$BATS_TEST_TMPDIR/pid")" = "$(ent state "$CTID" | jq -r .pid)" ]
+  run jq -c '.hooks.createRuntime // [] | map(select(.args[0] == "entitle-hook"))' "$BUNDLE/config.json"
+  [ "$output" = "[]" ]
+  ent start "$CTID"
+  wait_status ent "$CTID" stopped
+  mapfile -t lines <"$BATS_TEST_TMPDIR/$CTID.out"
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" "sendto 10.200.0.2 80: EPERM"
+  ent delete "$CTID"
+
+  # Without --pid-file entitle asks the runtime's state for the init.
+  create_started ent "$BUNDLE" "$CTID"
+  wait_status ent "$CTID" stopped
+  mapfile -t lines <"$BATS_TEST_TMPDIR/$CTID.out"
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" "sendto 10.200.0.2 80: EPERM"
+}
+
+@test "run still attaches from the createRuntime hook" {
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  run_bundle ent
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
+  run jq -r '.hooks.createRuntime[] | select(.args[0] == "entitle-hook") | .args[1]' "$BUNDLE/config.json"
+  [ "$output" = createRuntime ]
+}
+
 @test "network.egress: IPv6, port ranges, and a wider rule's ports inside a narrower CIDR" {
   net_bundle "$BUNDLE" "connect fd00:200::1 80" "connect fd00:200::2 80" "connect fd00:200::1 81" \
     "sendto fd00:200::2 80" "connect 10.200.0.1 443" "connect 10.200.0.2 443" "connect 10.200.0.1 80"
@@ -496,7 +528,9 @@ SH
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
   hooksd_bundle
   create_started ent "$BUNDLE" "$CTID"
-  [ "$(jq '.hooks.createRuntime | length' "$BUNDLE/config.json")" -eq 2 ]
+  # hooks.d's hook attaches at createRuntime, entitle after the runtime's
+  # create (it writes no hook of its own on create).
+  [ "$(jq '.hooks.createRuntime | length' "$BUNDLE/config.json")" -eq 1 ]
   cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
   run bpftool -j cgroup show "$cg"
   [ "$(jq -r '[.[].name] | sort | join(" ")' <<<"$output")" = \

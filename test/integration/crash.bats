@@ -135,3 +135,41 @@ crash_at() {
   [ -f "$BUNDLE/entitle-config-Ab12Cd" ]
   [ "$(cat "$BUNDLE/.entitle-config-LiveXX")" = live ]
 }
+
+# attach_fault POINT: kill the attach that follows the runtime's create at
+# POINT (full/attach-after.c); create fails with one line and leaves no
+# container, no cgroup of it, and no record; a retried create enforces.
+attach_fault() {
+  local mnt
+  net_probe_bundle
+  ENTITLE_FAULT=$1 run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -eq 1 ]
+  one_error_line
+  [[ "$stderr" == *"$CTID"* ]]
+  [ -z "$(rnc list -q)" ]
+  mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+  [ -z "$(find "$mnt" -maxdepth 4 -type d -name "*$CTID*")" ]
+  if grep -rlx -- "$ROOT" /run/entitle/containers 2>/dev/null; then
+    echo "a record of the container is left" >&2
+    return 1
+  fi
+
+  create_started ent "$BUNDLE" "$CTID"
+  wait_status ent "$CTID" stopped
+  [ "$(cat "$BATS_TEST_TMPDIR/$CTID.out")" = EPERM ]
+}
+
+# net_probe_bundle: a bundle whose connect to 127.0.0.1:1 (refused by the
+# host's loopback when allowed) network.egress to 10.0.0.0/8 refuses.
+net_probe_bundle() {
+  make_bundle "$BUNDLE" /probe connect 127.0.0.1 1
+  set_entitlements "$BUNDLE" network.egress=10.0.0.0/8:443
+}
+
+@test "crash: the attach killed after the runtime's create, the container is deleted and nothing is left" {
+  attach_fault after-runtime-create
+}
+
+@test "crash: the attach killed once all is attached and recorded, the container is deleted and nothing is left" {
+  attach_fault after-attach
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "attach-after.h"
+#include "cgroup-record.h"
+#include "fault.h"
+#include "file.h"
+#include "hook.h"
+#include "utils.h"
+
+/* create without a createRuntime hook (issue 25): the runtime's create
+   runs as entitle-full's child; once it returned 0 the container's init
+   waits for `start` and has run no instruction of its own, so the cgroup
+   programs attached now bind it from its first.  The cgroup is the one the
+   runtime placed the init in (/proc/PID/cgroup), checked to hold nothing
+   else, exactly as entitle-hook's createRuntime does: its code runs here,
+   in a child, so that a crash of the attach (or a fault injected there)
+   still leaves this process to delete the container.  */
+
+/* The signals an engine sends its runtime: passed on to it while it runs.  */
+static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH };
+
+static void
+forwarded_set (sigset_t *set)
+{
+  sigemptyset (set);
+  for (size_t i = 0; i < sizeof (forwarded) / sizeof (forwarded[0]); i++)
+    sigaddset (set, forwarded[i]);
+  sigaddset (set, SIGCHLD);
+}
+
+/* Wait for @pid, passing on each forwarded signal that arrives meanwhile
+   (they are blocked: sigtimedwait takes them).  */
+static int
+wait_forwarding (pid_t pid, const sigset_t *set)
+{
+  struct timespec tick = { 0, 100 * 1000 * 1000 };
+  int status, sig;
+
+  for (;;)
+    {
+      pid_t r = waitpid (pid, &status, WNOHANG);
+      if (r == pid)
+        return status;
+      if (r < 0 && errno != EINTR)
+        return -1;
+      sig = sigtimedwait (set, NULL, &tick);
+      if (sig > 0 && sig != SIGCHLD)
+        kill (pid, sig);
+    }
+}
+
+/* Run @argv (a runtime command line) with the signal mask as it was;
+   quiet: its stdout and stderr to /dev/null, or to the pipe @out.  */
+static pid_t
+spawn (char **argv, const sigset_t *old, int out)
+{
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    {
+      sigprocmask (SIG_SETMASK, old, NULL);
+      if (out >= 0)
+        {
+          int null = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+          dup2 (out, 1);
+          if (null >= 0)
+            dup2 (null, 2);
+        }
+      execv (argv[0], argv);
+      _exit (127);
+    }
+  return pid;
+}
+
+/* The runtime's global flags (--root, --systemd-cgroup, --log...), then
+   @verb and its arguments: a new command line (the strings are @s's).  */
+static char **
+runtime_argv (const struct shim_s *s, const char *const *verb)
+{
+  int i, k = 0, n = 0, at = 1;
+  char **argv;
+
+  while (s->argv[at] && s->argv[at] != s->args.command)
+    at++;
+  while (verb[n])
+    n++;
+  argv = calloc (at + n + 1, sizeof (char *));
+  if (argv == NULL)
+    abort ();
+  argv[k++] = (char *)s->runtime;
+  for (i = 1; i < at; i++)
+    argv[k++] = s->argv[i];
+  for (i = 0; i < n; i++)
+    argv[k++] = (char *)verb[i];
+  return argv;
+}
+
+/* The container's init: the --pid-file the runtime wrote, else its state.  */
+static pid_t
+init_pid (const struct shim_s *s, const sigset_t *old, entitle_error_t *err)
+{
+  const char *verb[] = { "state", s->args.id, NULL };
+  cleanup_free char **argv = NULL;
+  cleanup_free char *raw = NULL;
+  cleanup_json json_t *state = NULL;
+  const json_t *pid;
+  size_t len = 0;
+  int fds[2], status;
+  pid_t child;
+
+  if (s->args.pid_file)
+    {
+      if (entitle_file_read (s->args.pid_file, 64, &raw, &len, err) < 0)
+        return entitle_error_wrap (err, "read the runtime's --pid-file");
+      return (pid_t)atol (raw);
+    }
+  argv = runtime_argv (s, verb);
+  if (pipe2 (fds, O_CLOEXEC) < 0)
+    return entitle_make_sys_error (err, "pipe");
+  child = spawn (argv, old, fds[1]);
+  close (fds[1]);
+  raw = malloc (65536);
+  if (raw == NULL)
+    abort ();
+  for (ssize_t r; len < 65535 && ((r = read (fds[0], raw + len, 65535 - len)) > 0 || (r < 0 && errno == EINTR));)
+    len += r > 0 ? (size_t)r : 0;
+  close (fds[0]);
+  if (child < 0 || waitpid (child, &status, 0) < 0 || !WIFEXITED (status) || WEXITSTATUS (status))
+    return entitle_make_error (err, EIO, "`%s state %s` failed", s->runtime, s->args.id);
+  if (json_parse (raw, len, &state, err) < 0)
+    return entitle_error_wrap (err, "read `%s state %s`", s->runtime, s->args.id);
+  pid = json_get (state, "pid");
+  if (pid == NULL || pid->type != JSON_NUMBER || atol (pid->text) <= 0)
+    return entitle_make_error (err, EIO, "`%s state %s` has no pid", s->runtime, s->args.id);
+  return (pid_t)atol (pid->text);
+}
+
+/* entitle-hook's createRuntime, in a child of this process; its error is
+   its one line.  */
+static int
+attach (struct shim_s *s, const json_t *spec, const sigset_t *old, entitle_error_t *err)
+{
+  struct hook_state_s st = { .id = s->args.id, .bundle = s->args.bundle ? s->args.bundle : ".", .root = s->ctx->root ? s->ctx->root : "", .spec = spec };
+  entitle_error_t child_err = NULL;
+  int status;
+  pid_t pid;
+
+  st.pid = init_pid (s, old, err);
+  if (UNLIKELY (st.pid <= 0))
+    return st.pid < 0 ? st.pid : entitle_make_error (err, EIO, "the runtime's --pid-file has no pid");
+  fflush (NULL);
+  pid = fork ();
+  if (pid == 0)
+    {
+      ENTITLE_FAULT_POINT ("after-runtime-create");
+      if (hook_create_runtime (s->ctx, &st, &child_err) < 0)
+        {
+          entitle_log_error (s->ctx->log, "%s", child_err->msg);
+          _exit (1);
+        }
+      ENTITLE_FAULT_POINT ("after-attach");
+      _exit (0);
+    }
+  if (pid < 0)
+    return entitle_make_sys_error (err, "fork");
+  if (waitpid (pid, &status, 0) < 0)
+    return entitle_make_sys_error (err, "wait");
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    return 0;
+  if (WIFSIGNALED (status))
+    return entitle_make_error (err, EINTR, "the attach of container `%s`'s cgroup BPF policy was killed (signal %d)",
+                               s->args.id, WTERMSIG (status));
+  return 1;
+}
+
+/* Leave nothing of a create that failed after the runtime's: the
+   container (its cgroup, and the programs with it), a cgroup the attach
+   made, the record `why` reads.  */
+static void
+undo (const struct shim_s *s, const sigset_t *old, time_t since)
+{
+  const char *verb[] = { "delete", "--force", s->args.id, NULL };
+  cleanup_free char **argv = runtime_argv (s, verb);
+  const char *root = s->ctx->root ? s->ctx->root : "";
+  int status;
+  pid_t pid = spawn (argv, old, -1);
+
+  if (pid > 0)
+    waitpid (pid, &status, 0);
+  hook_made_remove (s->ctx->config->state_dir, root, s->args.id, s->ctx->log);
+  entitle_cgroup_record_forget (s->ctx->config->state_dir, root, s->args.id, since);
+}
+
+int
+shim_create_attach_after (struct shim_s *s, const json_t *spec, entitle_error_t *err)
+{
+  time_t since = time (NULL);
+  sigset_t set, old;
+  int status, ret;
+  pid_t pid;
+
+  forwarded_set (&set);
+  sigprocmask (SIG_BLOCK, &set, &old);
+  s->argv[0] = (char *)s->runtime;
+  fflush (NULL);
+  pid = fork ();
+  if (pid == 0)
+    {
+      sigprocmask (SIG_SETMASK, &old, NULL);
+      execv (s->runtime, s->argv);
+      _exit (127);
+    }
+  if (pid < 0)
+    return entitle_make_sys_error (err, "fork");
+  status = wait_forwarding (pid, &set);
+  if (status < 0)
+    return entitle_make_sys_error (err, "wait for `%s create`", s->runtime);
+  /* The runtime's failure is its to report, with its status.  */
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+  ret = attach (s, spec, &old, err);
+  if (ret != 0)
+    undo (s, &old, since);
+  sigprocmask (SIG_SETMASK, &old, NULL);
+  /* The attach's own line is said (ret 1): exit without a second.  */
+  if (ret > 0)
+    exit (EXIT_FAILURE);
+  if (ret < 0)
+    return ret;
+  exit (EXIT_SUCCESS);
+}

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,27 +59,36 @@ wait_forwarding (pid_t pid, const sigset_t *set)
     }
 }
 
-/* Run @argv (a runtime command line) with the signal mask as it was;
-   quiet: its stdout and stderr to /dev/null, or to the pipe @out.  */
+/* Run @argv (a runtime command line) with the signal mask as it was,
+   by posix_spawn (a vfork: no copy of this process's page tables).  Its
+   stdout: the pipe @out (>= 0), this process's (SPAWN_OWN) or /dev/null
+   (SPAWN_QUIET); its stderr /dev/null but with SPAWN_OWN.  */
+#define SPAWN_OWN   (-1)
+#define SPAWN_QUIET (-2)
+
 static pid_t
 spawn (char **argv, const sigset_t *old, int out)
 {
-  pid_t pid = fork ();
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  pid_t pid;
+  int ret;
 
-  if (pid == 0)
-    {
-      sigprocmask (SIG_SETMASK, old, NULL);
-      if (out >= 0)
-        {
-          int null = open ("/dev/null", O_WRONLY | O_CLOEXEC);
-          dup2 (out, 1);
-          if (null >= 0)
-            dup2 (null, 2);
-        }
-      execv (argv[0], argv);
-      _exit (127);
-    }
-  return pid;
+  posix_spawnattr_init (&attr);
+  posix_spawnattr_setsigmask (&attr, old);
+  posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGMASK);
+  posix_spawn_file_actions_init (&fa);
+  if (out >= 0)
+    posix_spawn_file_actions_adddup2 (&fa, out, 1);
+  else if (out == SPAWN_QUIET)
+    posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
+  if (out != SPAWN_OWN)
+    posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
+  ret = posix_spawn (&pid, argv[0], &fa, &attr, argv, environ);
+  posix_spawn_file_actions_destroy (&fa);
+  posix_spawnattr_destroy (&attr);
+  errno = ret;
+  return ret == 0 ? pid : -1;
 }
 
 /* The runtime's global flags (--root, --systemd-cgroup, --log...), then
@@ -192,7 +202,7 @@ undo (const struct shim_s *s, const sigset_t *old, time_t since)
   cleanup_free char **argv = runtime_argv (s, verb);
   const char *root = s->ctx->root ? s->ctx->root : "";
   int status;
-  pid_t pid = spawn (argv, old, -1);
+  pid_t pid = spawn (argv, old, SPAWN_QUIET);
 
   if (pid > 0)
     waitpid (pid, &status, 0);
@@ -212,15 +222,9 @@ shim_create_attach_after (struct shim_s *s, const json_t *spec, entitle_error_t 
   sigprocmask (SIG_BLOCK, &set, &old);
   s->argv[0] = (char *)s->runtime;
   fflush (NULL);
-  pid = fork ();
-  if (pid == 0)
-    {
-      sigprocmask (SIG_SETMASK, &old, NULL);
-      execv (s->runtime, s->argv);
-      _exit (127);
-    }
+  pid = spawn (s->argv, &old, SPAWN_OWN);
   if (pid < 0)
-    return entitle_make_sys_error (err, "fork");
+    return entitle_make_error (err, errno, "run `%s`: %s", s->runtime, strerror (errno));
   status = wait_forwarding (pid, &set);
   if (status < 0)
     return entitle_make_sys_error (err, "wait for `%s create`", s->runtime);

@@ -139,9 +139,10 @@ main (int argc, char **argv)
   ctx.cgroup_unmanaged = s.args.no_cgroup_manager;
   ctx.preserve_fds = shim_preserved_fds (&s.args);
   /* create, the verb engines use, attaches after the runtime's create
-     (full/attach-after.c); compile shows what it writes.  run keeps the
-     hook: the runtime owns the container from its start to its exit.  */
-  ctx.attach_after = s.args.command && (strcmp (s.args.command, "create") == 0 || strcmp (s.args.command, "compile") == 0);
+     (full/attach-after.c).  run keeps the hook (the runtime owns the
+     container from its start to its exit), and so does compile, whose
+     output may be given to a runtime alone.  */
+  ctx.attach_after = s.args.command && strcmp (s.args.command, "create") == 0;
   s.ctx = &ctx;
   ret = dispatch (&s, &err);
   if (ret < 0)

@@ -34,10 +34,15 @@ crash_at() {
   make_bundle "$BUNDLE" /bin/echo ran
   set_entitlements "$BUNDLE" network.none,security.confined
   orig=$(sha256sum <"$BUNDLE/config.json")
-  # The complete rewrite, as create would write it (compile prints it and
-  # touches nothing).
-  ent compile -b "$BUNDLE" >"$BATS_TEST_TMPDIR/rewrite.json"
-  rewrite=$(sha256sum <"$BATS_TEST_TMPDIR/rewrite.json")
+  # The complete rewrite, as create writes it: a copy of the bundle
+  # created up to the exec of the runtime (compile prints the same but for
+  # the createRuntime hook, which create leaves out where it attaches
+  # itself).
+  cp -r "$BUNDLE" "$BATS_TEST_TMPDIR/reference"
+  ENTITLE_FAULT=before-exec run_detached ent create -b "$BATS_TEST_TMPDIR/reference" "$CTID-reference"
+  [ "$status" -eq 137 ]
+  rewrite=$(sha256sum <"$BATS_TEST_TMPDIR/reference/config.json")
+  rm -rf "$BATS_TEST_TMPDIR/reference"
   [ "$orig" != "$rewrite" ]
 
   ENTITLE_FAULT=$point run_detached ent create -b "$BUNDLE" "$CTID"

@@ -205,7 +205,12 @@ seccomp_allowlist() {
 
   ent create -b "$BUNDLE" "$CTID" </dev/null >/dev/null 2>&1
   jq -S . "$BUNDLE/config.json" >"$BATS_TEST_TMPDIR/created.json"
-  diff -u "$BATS_TEST_TMPDIR/compiled.json" "$BATS_TEST_TMPDIR/created.json" >&2
+  # But for the createRuntime hook: create attaches itself, after the
+  # runtime's create (run, and a runtime given compile's output, use it).
+  jq -S '.hooks.createRuntime |= map(select(.args[0] != "entitle-hook"))
+    | if .hooks.createRuntime == [] then del(.hooks.createRuntime) else . end
+    | if .hooks == {} then del(.hooks) else . end' "$BATS_TEST_TMPDIR/compiled.json" >"$BATS_TEST_TMPDIR/compiled-create.json"
+  diff -u "$BATS_TEST_TMPDIR/compiled-create.json" "$BATS_TEST_TMPDIR/created.json" >&2
 }
 
 @test "compile: --diff prints the changes and touches nothing" {

@@ -8,17 +8,19 @@
 #   A  entitle, `network.egress=10.0.0.0/8:443,security.confined` on
 #      Docker's config (config.json restored before each round)
 #   B  runc, Docker's config (the issue's baseline)
-#   C  runc, the config entitle compiles for A with its hooks removed
+#   C  runc, the config entitle writes for A with its hooks removed
 #      (jq 'del(.hooks)'): what the rewritten config costs runc
-#   D  runc, the config entitle compiles for A, hooks included: C plus
-#      what runc's run of entitle-hook costs
+#   D  runc, the config entitle writes for A on `run`, its createRuntime
+#      hook included: C plus what runc's run of entitle-hook costs
 # So B->C is the rewrite's effect on runc, C->D the hook, D->A entitle's
-# own processes (front, entitle-full).  Where create attaches in-process
-# (no hook written), D is C plus the hook that `run` would still get.
+# own processes (front, entitle-full, and where create attaches itself,
+# the attach).
 # Prints medians (ms) and, for A/B, A/C, A/D, the median ratio, IQR and
 # min-max; then B/C... from the medians.
 #
 # Environment: ENTITLE_BUILDDIR (default .), BENCH_ROUNDS (60),
+# BENCH_AGAINST (another build tree: A against it, A', in place of D),
+# BENCH_PID_FILE (1: create gets --pid-file, as engines give it),
 # BENCH_WORKDIR (default: a new directory under /tmp, removed).
 set -euo pipefail
 
@@ -68,25 +70,63 @@ jq --argjson caps "$CAPS" --slurpfile sc "$W/docker-seccomp.json" --arg rootfs "
 jq --arg e "$EGRESS" '.annotations["io.entitle.entitlements"] = $e' "$W/docker/config.json" >"$W/ent/config.orig"
 cp "$W/ent/config.orig" "$W/ent/config.json"
 
-export ENTITLE_CONFIG= ENTITLE_HOOK=$BUILD/oci-hooks/entitle-hook
-"$ENTITLE" --root "$ROOT" compile -b "$W/ent" >"$W/hook/config.json"
+# Each build finds its own entitle-hook beside it (no ENTITLE_HOOK).
+export ENTITLE_CONFIG=
+unset ENTITLE_HOOK
+# The rewrite with its hook is the one `run` writes (create writes none
+# where it attaches itself); C is the same without hooks.
+"$ENTITLE" --root "$ROOT" run -b "$W/ent" bench-rewrite </dev/null >/dev/null
+"$RUNC" --root "$ROOT" delete -f bench-rewrite >/dev/null 2>&1 || true
+cp "$W/ent/config.json" "$W/hook/config.json"
 jq 'del(.hooks)' "$W/hook/config.json" >"$W/nohook/config.json"
-echo "hooks in the config entitle compiles: $(jq -c '.hooks // {} | keys' "$W/hook/config.json")" >&2
+cp "$W/ent/config.orig" "$W/ent/config.json"
+"$ENTITLE" --root "$ROOT" create -b "$W/ent" bench-rewrite </dev/null >/dev/null
+"$RUNC" --root "$ROOT" delete -f bench-rewrite >/dev/null 2>&1 || true
+echo "hooks in what run writes: $(jq -c '.hooks // {} | keys' "$W/hook/config.json");" \
+  "in what create writes: $(jq -c '.hooks // {} | keys' "$W/ent/config.json")" >&2
+cp "$W/ent/config.orig" "$W/ent/config.json"
 
-# verbs RUNTIME BUNDLE: create, start, delete --force, as one chain.
+# verbs RUNTIME BUNDLE: create, start, delete --force, as one chain; with
+# BENCH_PID_FILE=1 create gets --pid-file, as containerd's shim and conmon
+# give it.
+PIDF=()
+[ "${BENCH_PID_FILE:-0}" = 1 ] && PIDF=(--pid-file "$W/pid-@ID@")
 verbs() {
-  echo "$W/chain" "$1" --root "$ROOT" create -b "$2" @ID@ ";;" "$1" --root "$ROOT" start @ID@ \
+  echo "$W/chain" "$1" --root "$ROOT" create "${PIDF[@]}" -b "$2" @ID@ ";;" "$1" --root "$ROOT" start @ID@ \
     ";;" "$1" --root "$ROOT" delete --force @ID@
 }
+f() { printf '%.3f' "$1"; }
+# BENCH_AGAINST=DIR: this build against the build in DIR (another
+# revision, configured with other pins), head to head, instead of D.
+if [ -n "${BENCH_AGAINST:-}" ]; then
+  OLD=$(cd "$BENCH_AGAINST" && pwd)/shim/entitle
+  cp -r "$W/ent" "$W/old"
+  # shellcheck disable=SC2046 # the words of each chain
+  read -r ma mo mb mc ro qo1 qo3 lo ho rb qb1 qb3 lb hb rc qc1 qc3 lc hc < <("$W/pairs" -n "$ROUNDS" -w 3 \
+    -p "cp $W/ent/config.orig $W/ent/config.json; cp $W/ent/config.orig $W/old/config.json" -- \
+    $(verbs "$ENTITLE" "$W/ent") :: $(verbs "$OLD" "$W/old") :: $(verbs "$RUNC" "$W/docker") :: \
+    $(verbs "$RUNC" "$W/nohook"))
+  cat <<OUT
+create${PIDF[*]:+ --pid-file}+start+delete of /bin/true, CPU ms of the process tree, $ROUNDS rounds interleaved, $(date -u '+%F %H:%M UTC')
+  A  entitle $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null), $EGRESS: $(f "$ma")
+  A' entitle in $BENCH_AGAINST, the same:   $(f "$mo")
+  B  runc, Docker's config:          $(f "$mb")
+  C  runc, A's config, no hooks:     $(f "$mc")
+  A/A' median $(f "$ro") IQR $(f "$qo1")-$(f "$qo3") min-max $(f "$lo")-$(f "$ho")
+  A/B  median $(f "$rb") IQR $(f "$qb1")-$(f "$qb3") min-max $(f "$lb")-$(f "$hb")
+  A/C  median $(f "$rc") IQR $(f "$qc1")-$(f "$qc3") min-max $(f "$lc")-$(f "$hc")
+  from the medians: A'/B $(awk -v a="$mo" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')
+OUT
+  exit 0
+fi
 # shellcheck disable=SC2046 # the words of each chain
 read -r ma mb mc md rb qb1 qb3 lb hb rc qc1 qc3 lc hc rd qd1 qd3 ld hd < <("$W/pairs" -n "$ROUNDS" -w 3 \
   -p "cp $W/ent/config.orig $W/ent/config.json" -- \
   $(verbs "$ENTITLE" "$W/ent") :: $(verbs "$RUNC" "$W/docker") :: \
   $(verbs "$RUNC" "$W/nohook") :: $(verbs "$RUNC" "$W/hook"))
-f() { printf '%.3f' "$1"; }
 d() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 cat <<OUT
-create+start+delete of /bin/true, CPU ms of the process tree, $ROUNDS rounds interleaved, $(date -u '+%F %H:%M UTC'), $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null)
+create${PIDF[*]:+ --pid-file}+start+delete of /bin/true, CPU ms of the process tree, $ROUNDS rounds interleaved, $(date -u '+%F %H:%M UTC'), $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null)
   A entitle, $EGRESS: $(f "$ma")
   B runc, Docker's config:          $(f "$mb")
   C runc, A's config, no hooks:     $(f "$mc")

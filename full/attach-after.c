@@ -157,9 +157,14 @@ init_pid (const struct shim_s *s, const sigset_t *old, entitle_error_t *err)
 /* entitle-hook's createRuntime, in a child of this process; its error is
    its one line.  */
 static int
-attach (struct shim_s *s, const json_t *spec, const sigset_t *old, entitle_error_t *err)
+attach (struct shim_s *s, const json_t *spec, const struct entitle_set_s *final, const sigset_t *old,
+        entitle_error_t *err)
 {
-  struct hook_state_s st = { .id = s->args.id, .bundle = s->args.bundle ? s->args.bundle : ".", .root = s->ctx->root ? s->ctx->root : "", .spec = spec };
+  struct hook_state_s st = { .id = s->args.id,
+                             .bundle = s->args.bundle ? s->args.bundle : ".",
+                             .root = s->ctx->root ? s->ctx->root : "",
+                             .spec = spec,
+                             .final = final };
   entitle_error_t child_err = NULL;
   int status;
   pid_t pid;
@@ -211,7 +216,8 @@ undo (const struct shim_s *s, const sigset_t *old, time_t since)
 }
 
 int
-shim_create_attach_after (struct shim_s *s, const json_t *spec, entitle_error_t *err)
+shim_create_attach_after (struct shim_s *s, const json_t *spec, const struct entitle_set_s *final,
+                          entitle_error_t *err)
 {
   time_t since = time (NULL);
   sigset_t set, old;
@@ -231,7 +237,7 @@ shim_create_attach_after (struct shim_s *s, const json_t *spec, entitle_error_t 
   /* The runtime's failure is its to report, with its status.  */
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
-  ret = attach (s, spec, &old, err);
+  ret = attach (s, spec, final, &old, err);
   if (ret != 0)
     undo (s, &old, since);
   sigprocmask (SIG_SETMASK, &old, NULL);

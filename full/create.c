@@ -89,6 +89,6 @@ shim_create (struct shim_s *s, entitle_error_t *err)
     return ret;
   ENTITLE_FAULT_POINT ("before-exec");
   if (s->ctx->attach_after && entitle_needs_bpf (&final))
-    return shim_create_attach_after (s, spec, err);
+    return shim_create_attach_after (s, spec, &final, err);
   return shim_exec_runtime (s, err);
 }

@@ -82,12 +82,10 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   cleanup_json json_t *spec = NULL, *keys = NULL;
   int ret = 0;
 
-  /* In entitle-full, after the runtime's create: the config it wrote.  */
-  if (st->spec)
-    {
-      ret = entitle_final_set (ctx, st->spec, final, err);
-      return ret < 0 ? ret : entitle_bpf_plan (plan, final, st->spec, err);
-    }
+  /* In entitle-full, after the runtime's create: the set create decided
+     and the config it wrote.  */
+  if (st->final)
+    return entitle_bpf_plan (plan, st->final, st->spec, err);
   if (!entitle_request_in_annotations (st->doc))
     ret = read_config (st, &spec, err);
   if (ret == 0)
@@ -223,6 +221,7 @@ attach_and_write (struct entitle_ctx_s *ctx, struct entitle_bpf_plan_s *plan, pi
   ret = entitle_bpf_open (&b, true, err);
   if (UNLIKELY (ret < 0))
     return ret;
+  hook_keep_warm (&b, mnt);
   /* Attached first: the cgroup's storage exists from the first attach on,
      zeroed (nothing enforced), until the policy is written; the
      container's init waits for this hook meanwhile.  */
@@ -351,6 +350,7 @@ int
 hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err)
 {
   cleanup_entitle_set struct entitle_set_s final = { 0 };
+  const struct entitle_set_s *set;
   struct entitle_bpf_plan_s plan;
   cleanup_free char *names = NULL;
   int ret;
@@ -358,26 +358,26 @@ hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, e
   if (st->learn)
     return learn (ctx, st, err);
   ret = load_plan (ctx, st, &final, &plan, err);
-
+  set = st->final ? st->final : &final;
   if (ret >= 0 && st->from_hooksd)
     {
-      int applied = hook_check_applied (ctx, st->bundle, &final, err);
+      int applied = hook_check_applied (ctx, st->bundle, set, err);
       if (UNLIKELY (applied < 0))
         return applied;
     }
   if (ret <= 0)
     return ret;
-  ret = leave_out_missing (ctx, &final, &plan, err);
+  ret = leave_out_missing (ctx, set, &plan, err);
   if (UNLIKELY (ret < 0) || ((plan.attach | plan.custom) == 0 && !plan.checmate))
     return ret;
   /* The admin's choice (entitle.json(5) `denials`): off, the programs
      write no record at all.  */
   if (!ctx->config->denials_off)
     plan.policy.flags |= POL_REPORT;
-  ret = enforce (ctx, st, &plan, &final, err);
+  ret = enforce (ctx, st, &plan, set, err);
   /* A failure here is a failure, never a warning: only a mechanism the
      host lacks may be left out, and that was decided above.  */
-  if (ret < 0 && (names = entitle_bpf_quote (&final, plan.attach | plan.custom)) != NULL && *names)
+  if (ret < 0 && (names = entitle_bpf_quote (set, plan.attach | plan.custom)) != NULL && *names)
     return entitle_error_wrap (err, "%s cannot be enforced here: cgroup BPF", names);
   return ret;
 }

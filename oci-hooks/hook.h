@@ -17,15 +17,16 @@ struct hook_state_s
   const char *id;
   pid_t pid;
   const char *bundle;
-  const char *root;         /**< --root of the runtime, "" when not given */
-  const char *profile;      /**< --profile: the profile create ran under, or NULL */
-  bool from_hooksd;         /**< run from hooks.d (no stage given): entitle may not be the runtime */
-  bool learn;               /**< --learn: entitle learn's run, observed, not enforced */
-  const char *sysctls;      /**< --sysctls: the config's linux.sysctl keys, comma-separated, or NULL */
-  json_t *doc;              /**< the state on stdin */
-  const json_t *spec;       /**< the config, where entitle-full attaches after the runtime's create
-                                 (full/attach-after.c): no state, no file read */
-  struct entitle_log_s log; /**< stderr, and the runtime's --log file if given */
+  const char *root;                  /**< --root of the runtime, "" when not given */
+  const char *profile;               /**< --profile: the profile create ran under, or NULL */
+  bool from_hooksd;                  /**< run from hooks.d (no stage given): entitle may not be the runtime */
+  bool learn;                        /**< --learn: entitle learn's run, observed, not enforced */
+  const char *sysctls;               /**< --sysctls: the config's linux.sysctl keys, comma-separated, or NULL */
+  json_t *doc;                       /**< the state on stdin */
+  const json_t *spec;                /**< the config, where entitle-full attaches after the runtime's create
+                                          (full/attach-after.c): no state, no file read */
+  const struct entitle_set_s *final; /**< with @spec: the set create decided, not decided again */
+  struct entitle_log_s log;          /**< stderr, and the runtime's --log file if given */
 };
 
 int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err);
@@ -46,6 +47,11 @@ int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, e
    container's @policy at createRuntime, where the entries of the cgroups
    that are gone are dropped; at a poststop (where the hook made the
    cgroup) too.  */
+/* Keep the kernel's attach points warm (oci-hooks/warm.c): every program
+   of @b attached once to entitle's own empty cgroup under @mnt.  */
+struct entitle_bpf_s;
+void hook_keep_warm (struct entitle_bpf_s *b, const char *mnt);
+
 struct entitle_policy;
 int hook_checmate (struct entitle_ctx_s *ctx, const struct entitle_policy *policy, uint64_t cgroup_id, const char *mnt,
                    entitle_error_t *err);

@@ -1,8 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <bpf/bpf.h>
 #include "install.h"
+
+/* Is @prog attached to the cgroup @cgfd for @type?  */
+static bool
+attached (int prog, int cgfd, enum bpf_attach_type type)
+{
+  struct bpf_prog_info info = { 0 };
+  __u32 len = sizeof (info), ids[64], n = 64, i;
+
+  if (bpf_obj_get_info_by_fd (prog, &info, &len) < 0 || bpf_prog_query (cgfd, type, 0, NULL, ids, &n) < 0)
+    return false;
+  for (i = 0; i < n; i++)
+    if (ids[i] == info.id)
+      return true;
+  return false;
+}
 
 int
 entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, entitle_error_t *err)
@@ -12,14 +28,20 @@ entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, entitle_
   /* Attached this way (BPF_F_ALLOW_MULTI, no link), the kernel drops the
      attachment with the cgroup.  A program attached already (the hook ran
      twice: from the shim and from hooks.d) stays: the kernel refuses it a
-     second time with EEXIST, which asking first would cost two calls a
-     program.  */
+     second time (EINVAL), and only then is it asked whether that was why,
+     not before each attach (two calls a program).  */
   for (i = 0; i < ATTACH_COUNT; i++)
     {
-      if (!(attach & ATTACH_BIT (i)) || b->prog[i] < 0)
+      enum bpf_attach_type type = entitle_attach_points[i].type;
+      int saved;
+
+      if (!(attach & ATTACH_BIT (i)) || b->prog[i] < 0 || bpf_prog_attach (b->prog[i], cgfd, type, BPF_F_ALLOW_MULTI) == 0)
         continue;
-      if (bpf_prog_attach (b->prog[i], cgfd, entitle_attach_points[i].type, BPF_F_ALLOW_MULTI) < 0 && errno != EEXIST)
-        return entitle_make_sys_error (err, "attach cgroup BPF %s", entitle_attach_points[i].name);
+      saved = errno;
+      if ((saved == EINVAL || saved == EEXIST) && attached (b->prog[i], cgfd, type))
+        continue;
+      errno = saved;
+      return entitle_make_sys_error (err, "attach cgroup BPF %s", entitle_attach_points[i].name);
     }
   return 0;
 }

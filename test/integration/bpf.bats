@@ -84,6 +84,69 @@ made_records() {
   expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" "sendto 10.200.0.2 80: EPERM"
 }
 
+@test "upgrade: a container created with the createRuntime hook, as create wrote it before, keeps its policy and is deleted cleanly" {
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80" "sendto 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  # The bytes create wrote before it attached itself: compile still writes
+  # them (the hook included, for a runtime run alone), and the runtime
+  # creates the container from them as it did then.
+  ent compile -b "$BUNDLE" >"$BATS_TEST_TMPDIR/before.json"
+  [ "$(jq -r '.hooks.createRuntime[] | select(.args[0] == "entitle-hook") | .args[1]' "$BATS_TEST_TMPDIR/before.json")" = createRuntime ]
+  cp "$BATS_TEST_TMPDIR/before.json" "$BUNDLE/config.json"
+  rnc create -b "$BUNDLE" "$CTID" </dev/null >"$BATS_TEST_TMPDIR/$CTID.out" 2>"$BATS_TEST_TMPDIR/$CTID.err"
+  cg=$(cgroup_dir "$(ent state "$CTID" | jq -r .pid)")
+  id=$(cgroup_id "$cg")
+  has_policy "$id"
+  # This build starts, reads and deletes it.
+  ent start "$CTID"
+  wait_status ent "$CTID" stopped
+  mapfile -t lines <"$BATS_TEST_TMPDIR/$CTID.out"
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" "sendto 10.200.0.2 80: EPERM"
+  ent delete "$CTID"
+  [ ! -d "$cg" ]
+  policy_freed "$id"
+  run rnc state "$CTID"
+  [ "$status" -ne 0 ]
+}
+
+@test "one empty cgroup keeps the kernel's attach points warm: each program attached there once, no process in it, made only where a container has programs" {
+  mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+  warm=$mnt/entitle-warm
+  # From none (it holds no process: it can go at any time; the next
+  # container with programs makes it again).
+  [ ! -d "$warm/ready" ] || rmdir "$warm/ready"
+  [ ! -d "$warm" ] || rmdir "$warm"
+  make_bundle "$BUNDLE" /bin/true
+  run_bundle ent
+  [ "$status" -eq 0 ]
+  [ ! -d "$warm" ]
+
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  for n in 1 2; do
+    run_detached ent create -b "$BUNDLE" "$CTID"
+    [ "$status" -eq 0 ]
+    ent start "$CTID"
+    wait_status ent "$CTID" stopped
+    ent delete "$CTID"
+  done
+  [ -d "$warm/ready" ]
+  [ -z "$(cat "$warm/cgroup.procs" "$warm/ready/cgroup.procs")" ]
+  run bpftool -j cgroup show "$warm"
+  [ "$status" -eq 0 ]
+  names=$(jq -r '[.[].name] | sort | join(" ")' <<<"$output")
+  echo "attached: $names"
+  # Each program of ours once (two containers made it no busier), those a
+  # container gets among them.
+  [ "$(jq '[.[].name] | group_by(.) | map(length) | max' <<<"$output")" -eq 1 ]
+  for p in entitle_connect4 entitle_connect6 entitle_sendmsg4 entitle_sendmsg6 entitle_sock_create; do
+    [[ " $names " == *" $p "* ]]
+  done
+  # And the container's policy is its own, not the empty cgroup's.
+  run_bundle ent
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
+}
+
 @test "run still attaches from the createRuntime hook" {
   net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80

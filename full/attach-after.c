@@ -15,6 +15,7 @@
 #include "fault.h"
 #include "file.h"
 #include "hook.h"
+#include "pending.h"
 #include "utils.h"
 
 /* create without a createRuntime hook (issue 25): the runtime's create
@@ -219,27 +220,42 @@ int
 shim_create_attach_after (struct shim_s *s, const json_t *spec, const struct entitle_set_s *final,
                           entitle_error_t *err)
 {
+  const char *state_dir = s->ctx->config->state_dir, *root = s->ctx->root ? s->ctx->root : "";
   time_t since = time (NULL);
   sigset_t set, old;
   int status, ret;
   pid_t pid;
 
+  /* Until the policy is attached, `start` through entitle refuses the
+     container (lib/host/pending.h): a kill of this process in between
+     leaves no container that can run without it.  */
+  ret = entitle_pending_mark (state_dir, root, s->args.id, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
   forwarded_set (&set);
   sigprocmask (SIG_BLOCK, &set, &old);
   s->argv[0] = (char *)s->runtime;
   fflush (NULL);
   pid = spawn (s->argv, &old, SPAWN_OWN);
   if (pid < 0)
-    return entitle_make_error (err, errno, "run `%s`: %s", s->runtime, strerror (errno));
+    {
+      entitle_pending_clear (state_dir, root, s->args.id);
+      return entitle_make_error (err, errno, "run `%s`: %s", s->runtime, strerror (errno));
+    }
   status = wait_forwarding (pid, &set);
   if (status < 0)
     return entitle_make_sys_error (err, "wait for `%s create`", s->runtime);
   /* The runtime's failure is its to report, with its status.  */
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+    {
+      entitle_pending_clear (state_dir, root, s->args.id);
+      exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+    }
+  ENTITLE_FAULT_POINT ("runtime-created");
   ret = attach (s, spec, final, &old, err);
   if (ret != 0)
     undo (s, &old, since);
+  entitle_pending_clear (state_dir, root, s->args.id);
   sigprocmask (SIG_SETMASK, &old, NULL);
   /* The attach's own line is said (ret 1): exit without a second.  */
   if (ret > 0)

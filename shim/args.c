@@ -49,6 +49,10 @@ static const struct command_flags commands[] = {
   { "exec", exec_values, true },
   { "ps", ps_values, true },
   { "features", no_values, false },
+  /* Their id only: a create killed before its policy was attached
+     (lib/host/pending.h).  */
+  { "start", no_values, true },
+  { "delete", no_values, true },
 };
 
 static bool

@@ -23,6 +23,7 @@
 #include "file.h"
 #include "image-record.h"
 #include "log.h"
+#include "pending.h"
 #include "request-mark.h"
 #include "runtime.h"
 #include "utils.h"
@@ -170,6 +171,17 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
     return exec_full (argv, err);
   if (cfg_err)
     entitle_log_warning (log, "%s; the runtime runs without it", cfg_err->msg);
+  /* A create killed before its policy was attached (lib/host/pending.h).  */
+  if (is (c, "start") && a->id && entitle_pending_is_marked (cfg->state_dir, a->root, a->id))
+    {
+      ret = entitle_make_error (err, EPERM,
+                                "container `%s` was created without its policy (entitle stopped before attaching it): "
+                                "delete it and create it again",
+                                a->id);
+      goto out;
+    }
+  if (is (c, "delete") && a->id)
+    entitle_pending_clear (cfg->state_dir, a->root, a->id);
   rt_argv[0] = runtime;
   entitle_runtime_mark (runtime);
   fflush (stdout);

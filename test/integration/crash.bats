@@ -178,3 +178,30 @@ net_probe_bundle() {
 @test "crash: the attach killed once all is attached and recorded, the container is deleted and nothing is left" {
   attach_fault after-attach
 }
+
+@test "crash: entitle itself killed after the runtime's create, before the attach: start refuses the container, delete removes it, a new create enforces" {
+  net_probe_bundle
+  # The runtime ran under plain runc first: this connect is refused by the
+  # host's loopback, not by a policy, without entitle.
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.json"
+  run_bundle rnc
+  [ "$output" = ECONNREFUSED ]
+  cp "$BATS_TEST_TMPDIR/config.json" "$BUNDLE/config.json"
+
+  ENTITLE_FAULT=runtime-created run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -eq 137 ] || [ "$status" -gt 128 ]
+  # The container exists, created, without its programs: entitle refuses
+  # to start it, and it stays unstarted.
+  [ "$(rnc state "$CTID" | jq -r .status)" = created ]
+  run --separate-stderr ent start "$CTID"
+  [ "$status" -ne 0 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "entitle: container \`$CTID\` was created without its policy"* ]]
+  [ "$(rnc state "$CTID" | jq -r .status)" = created ]
+  ent delete "$CTID"
+  [ -z "$(rnc list -q)" ]
+
+  create_started ent "$BUNDLE" "$CTID"
+  wait_status ent "$CTID" stopped
+  [ "$(cat "$BATS_TEST_TMPDIR/$CTID.out")" = EPERM ]
+}

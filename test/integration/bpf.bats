@@ -84,6 +84,27 @@ made_records() {
   expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" "sendto 10.200.0.2 80: EPERM"
 }
 
+@test "create the runtime refuses: the runtime's own line and status, nothing of entitle's, the running container untouched" {
+  net_bundle "$BUNDLE" "sleep 600"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  create_started ent "$BUNDLE" "$CTID"
+  pid=$(ent state "$CTID" | jq -r .pid)
+  # The id is taken: runc alone refuses it so...
+  run_detached rnc create -b "$BUNDLE" "$CTID"
+  want_status=$status
+  want=$(sed 's/^time="[^"]*" //' <<<"$stderr")
+  [ "$want_status" -ne 0 ]
+  [ -n "$want" ]
+  # ...and through entitle, which runs it as its child, the same.
+  run_detached ent create -b "$BUNDLE" "$CTID"
+  [ "$status" -eq "$want_status" ]
+  [ "$(sed 's/^time="[^"]*" //' <<<"$stderr")" = "$want" ]
+  [ -z "$output" ]
+  [ "$(ent state "$CTID" | jq -r .status)" = running ]
+  [ "$(ent state "$CTID" | jq -r .pid)" = "$pid" ]
+  has_policy "$(cgroup_id "$(cgroup_dir "$pid")")"
+}
+
 @test "upgrade: a container created with the createRuntime hook, as create wrote it before, keeps its policy and is deleted cleanly" {
   net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80" "sendto 10.200.0.2 80"
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80

@@ -14,6 +14,7 @@
 #include "admin-config.h"
 #include "cgroup.h"
 #include "file.h"
+#include "hash.h"
 #include "hook.h"
 #include "utils.h"
 
@@ -31,14 +32,9 @@
 static char *
 record_path (const char *dir, const char *root, const char *id)
 {
-  uint64_t h = 14695981039346656037ull;
-  const char *parts[] = { root, "\n", id };
+  uint64_t h = entitle_fnv_str (entitle_fnv_str (entitle_fnv_str (ENTITLE_FNV_OFFSET, root), "\n"), id);
   char *p;
-  size_t i;
 
-  for (i = 0; i < 3; i++)
-    for (const char *c = parts[i]; *c; c++)
-      h = (h ^ (unsigned char)*c) * 1099511628211ull;
   if (asprintf (&p, "%s/%016llx", dir, (unsigned long long)h) < 0)
     abort ();
   return p;

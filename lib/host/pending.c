@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "admin-config.h"
+#include "hash.h"
 #include "pending.h"
 #include "utils.h"
 
@@ -18,13 +19,11 @@ static char *
 mark_path (const char *state_dir, const char *root, const char *id)
 {
   cleanup_free char *dir = entitle_state_path (state_dir, "pending");
-  uint64_t h = 0xcbf29ce484222325ULL;
+  uint64_t h = entitle_fnv_str (ENTITLE_FNV_OFFSET, root ? root : "");
   char *path;
 
   if (id == NULL || *id == '\0' || strchr (id, '/') || strcmp (id, "..") == 0 || strcmp (id, ".") == 0)
     return NULL;
-  for (const char *p = root ? root : ""; *p; p++)
-    h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
   if (asprintf (&path, "%s/%s.%016llx", dir, id, (unsigned long long)h) < 0)
     abort ();
   return path;

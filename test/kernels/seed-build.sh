@@ -25,7 +25,9 @@ say() {
 	echo "entitle-kernels: seed-6.1: $*" >&2
 }
 
-key=$(cat "$seeds"/*.patch "$seeds/config.fragment" | sha256sum | cut -c1-16)
+set -- "$seeds"/*.patch
+[ -f "$1" ] && [ -f "$seeds/config.fragment" ] || die "no patches or no config.fragment in $seeds"
+key=$(cat "$@" "$seeds/config.fragment" | sha256sum | cut -c1-16)
 dir=$cache/seed-6.1-$key
 if [ -f "$dir/vmlinuz" ]; then
 	echo "$dir"
@@ -45,7 +47,7 @@ say "unpacking $(basename "$tarball")"
 nice -n 19 tar -xJf "$tarball" -C "$work" || die "$tarball does not unpack"
 src=$(echo "$work"/linux-source-*)
 [ -f "$src/Makefile" ] || die "$tarball holds no kernel tree"
-for p in "$seeds"/*.patch; do
+for p in "$@"; do
 	patch -d "$src" -p1 --quiet --forward <"$p" >"$work/patch.log" 2>&1 ||
 		die "$(basename "$p") does not apply to $(basename "$src"): $(head -n 1 "$work/patch.log")"
 done

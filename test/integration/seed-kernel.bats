@@ -63,6 +63,13 @@ example_admin() {
   run --separate-stderr "$ENTITLE" probe
   [ "$status" -eq 0 ]
   [[ "$output" == *"seccomp eBPF filters (SECCOMP_MODE_FILTER_EXTENDED): yes"* ]]
+  [[ "$output" == *"Checmate (PR_CHECMATE): yes"* ]]
+  # The paths that follow: Checmate's socket_connect for egress, the
+  # filter for network.none, not refused as on mainline.
+  [[ "$(grep '^  network.egress: ' <<<"$output")" == *"Checmate (socket_connect)"* ]]
+  [[ "$(grep '^  network.none: ' <<<"$output")" == *"eBPF seccomp"* ]]
+  [[ "$output" != *"this kernel has no Checmate"* ]]
+  [[ "$output" != *"this kernel has no eBPF seccomp filters"* ]]
 }
 
 @test "seed sample seccomp1: close(999) fails with EPERM, close(998) runs on to EBADF" {

@@ -1135,30 +1135,57 @@ test_checmate_fake_vs_real (void **state)
                 strerrorname_np (got[1][i]) ?: "0", strerrorname_np (want[i]) ?: "0");
 }
 
-/* The child of the seccomp sequence on the real kernel: its answers to
-   the three installs on @answers, then stopped for its tracer.  */
+/* The answers of @k to three installs: a bad fd, the program @cm of
+   another type, the filter @sc.  */
 static void
-seccomp_child (int cm, int sc, int answers)
+install_steps (const struct entitle_kernel_s *k, int cm, int sc, int got[3])
 {
-  int bad = -1, got[3];
+  int bad = -1;
 
-  got[0] = answer_of (entitle_kernel.prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&bad, 0, 0));
-  got[1] = answer_of (entitle_kernel.prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&cm, 0, 0));
-  got[2] = answer_of (entitle_kernel.prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&sc, 0, 0));
-  if (write (answers, got, sizeof (got)) != sizeof (got) || ptrace (PTRACE_TRACEME, 0, NULL, NULL) < 0)
-    _exit (1);
-  raise (SIGSTOP);
-  _exit (0);
+  got[0] = answer_of (k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&bad, 0, 0));
+  got[1] = answer_of (k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&cm, 0, 0));
+  got[2] = answer_of (k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&sc, 0, 0));
 }
 
-/* The answers after the installs: mainline's read of filter 0 (no
-   classic program), the extended read of filter 0 (the program loaded?)
-   and of filter 1 (past the last).  */
+/* A child stopped for its tracer, this process, after the installs of
+   @k (none for the fake, whose installs are this process's) with their
+   answers on @got; its pid.  */
+static pid_t
+stopped_child (const struct entitle_kernel_s *k, int cm, int sc, int got[3])
+{
+  int fds[2], status;
+  pid_t child;
+
+  memset (got, 0, 3 * sizeof (int));
+  assert_int_equal (pipe (fds), 0);
+  child = fork ();
+  assert_true (child >= 0);
+  if (child == 0)
+    {
+      if (k)
+        install_steps (k, cm, sc, got);
+      if (write (fds[1], got, 3 * sizeof (int)) != (ssize_t)(3 * sizeof (int))
+          || ptrace (PTRACE_TRACEME, 0, NULL, NULL) < 0)
+        _exit (1);
+      raise (SIGSTOP);
+      _exit (0);
+    }
+  close (fds[1]);
+  assert_int_equal (read (fds[0], got, 3 * sizeof (int)), (ssize_t)(3 * sizeof (int)));
+  close (fds[0]);
+  assert_int_equal (waitpid (child, &status, 0), child);
+  assert_true (WIFSTOPPED (status));
+  return child;
+}
+
+/* The answers after the installs, about the stopped tracee @pid:
+   mainline's read of filter 0 (no classic program), the extended read of
+   filter 0 (the program loaded?) and of filter 1 (past the last).  */
 static void
 read_back_steps (const struct entitle_kernel_s *k, pid_t pid, int sc, int got[3])
 {
   entitle_error_t err = NULL;
-  int back;
+  int back, status;
 
   got[0] = answer_of (k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, 0, 0));
   back = entitle_seccomp_get_extended (k, pid, 0, &err);
@@ -1166,49 +1193,34 @@ read_back_steps (const struct entitle_kernel_s *k, pid_t pid, int sc, int got[3]
   if (back > 0)
     close (back);
   got[2] = entitle_seccomp_get_extended (k, pid, 1, &err);
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
 }
 
 /* eBPF seccomp's answers: a bad fd, a program of another type, a filter
-   installed, then read back.  The fake stands the test for the process
-   that installed (it installs nothing); the kernel's installs are a
-   child's, which the test traces.  */
+   installed, then read back from a stopped tracee.  The kernel's installs
+   are the tracee's own; the fake's are this process's, which the fake
+   stands for the tracee (it installs nothing there).  */
 static void
 test_seccomp_fake_vs_real (void **state)
 {
   static const int want[6] = { EBADF, EINVAL, 0, EMEDIUMTYPE, 0, 0 };
-  int got[2][6], fds[2], cm, sc, status;
-  pid_t child;
+  const struct entitle_kernel_s *kernels[2] = { &fake_kernel, &entitle_kernel };
+  int got[2][6];
 
   (void)state;
-  cm = load_constant (&fake_kernel, ENTITLE_BPF_PROG_TYPE_CHECMATE, 0);
-  sc = load_constant (&fake_kernel, ENTITLE_BPF_PROG_TYPE_SECCOMP, SECCOMP_RET_ALLOW);
-  {
-    int bad = -1;
-    got[0][0] = answer_of (fake_kernel.prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&bad, 0, 0));
-    got[0][1] = answer_of (fake_kernel.prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&cm, 0, 0));
-    got[0][2] = answer_of (fake_kernel.prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&sc, 0, 0));
-  }
-  read_back_steps (&fake_kernel, getpid (), sc, &got[0][3]);
-  close (cm);
-  close (sc);
+  for (int k = 0; k < 2; k++)
+    {
+      int cm = load_constant (kernels[k], ENTITLE_BPF_PROG_TYPE_CHECMATE, 0);
+      int sc = load_constant (kernels[k], ENTITLE_BPF_PROG_TYPE_SECCOMP, (int)SECCOMP_RET_ALLOW);
+      pid_t child = stopped_child (k ? kernels[k] : NULL, cm, sc, got[k]);
 
-  cm = load_constant (&entitle_kernel, ENTITLE_BPF_PROG_TYPE_CHECMATE, 0);
-  sc = load_constant (&entitle_kernel, ENTITLE_BPF_PROG_TYPE_SECCOMP, SECCOMP_RET_ALLOW);
-  assert_int_equal (pipe (fds), 0);
-  child = fork ();
-  assert_true (child >= 0);
-  if (child == 0)
-    seccomp_child (cm, sc, fds[1]);
-  close (fds[1]);
-  assert_int_equal (read (fds[0], got[1], 3 * sizeof (int)), (ssize_t)(3 * sizeof (int)));
-  close (fds[0]);
-  assert_int_equal (waitpid (child, &status, 0), child);
-  assert_true (WIFSTOPPED (status));
-  read_back_steps (&entitle_kernel, child, sc, &got[1][3]);
-  kill (child, SIGKILL);
-  waitpid (child, &status, 0);
-  close (cm);
-  close (sc);
+      if (k == 0)
+        install_steps (kernels[k], cm, sc, got[k]);
+      read_back_steps (kernels[k], child, sc, &got[k][3]);
+      close (cm);
+      close (sc);
+    }
   for (int i = 0; i < 6; i++)
     if (got[0][i] != want[i] || got[1][i] != want[i])
       fail_msg ("step %d: the fake answers %d, the kernel %d, the seed %d", i, got[0][i], got[1][i], want[i]);

@@ -199,6 +199,35 @@ checmate_probe() {
   [ "$stderr" = 'entitle: checmate: this kernel'"'"'s Checmate runs no programs at hook `socket_bind`' ]
 }
 
+# run_passing_socket BINARY ARG...: bats' run of BINARY ARG... (a runtime
+# or entitle, with `run --preserve-fds 1`) with an unconnected TCP socket
+# of this host's, made here, as its fd 3.
+run_passing_socket() {
+  run --separate-stderr /usr/bin/python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+os.dup2(s.fileno(), 3)
+os.set_inheritable(3, True)
+os.execv(sys.argv[1], sys.argv[1:])' "$@" </dev/null
+}
+
+@test "Checmate layer: a socket made outside the container and passed in: its connect escapes the cgroup programs, entitle's Checmate program refuses it (network.egress)" {
+  require_seeds checmate
+  make_bundle "$BUNDLE" /probe connect-fd 3 127.0.0.1 1
+  # Plain runc: the connect reaches this host's loopback, where nothing
+  # listens on port 1.
+  run_passing_socket "$RUNC_BIN" --root "$ROOT" run --preserve-fds 1 -b "$BUNDLE" "$CTID"
+  [ "$output" = ECONNREFUSED ]
+
+  # network.egress lists 10.0.0.0/8 only.  The cgroup programs key on the
+  # socket's cgroup, which is this host's: the connect4 program never
+  # runs.  Checmate's socket_connect keys on the calling task's, the
+  # container's.
+  set_entitlements "$BUNDLE" "network.egress=10.0.0.0/8"
+  run_passing_socket "$ENTITLE" --root "$ROOT" run --preserve-fds 1 -b "$BUNDLE" "$CTID"
+  [ "$output" = EPERM ]
+}
+
 @test "Checmate lock (last: it holds until a reboot): reset takes the admin's program off an unlocked hook; with \"lock\" the hook refuses reset and keeps refusing port 1" {
   require_seeds checmate
   checmate_probe

@@ -47,8 +47,8 @@ entitle_seccomp_get_extended (const struct entitle_kernel_s *k, pid_t pid, unsig
 {
   long fd;
 
-  /* Mainline gave the request's number to PTRACE_GET_SYSCALL_INFO, which
-     would answer with a size: ask only a kernel with the patch set.  */
+  /* A request mainline does not know, whose seed number (0x420e) it gave
+     PTRACE_GET_SYSCALL_INFO: ask only a kernel with the patch set.  */
   if (!entitle_seed_seccomp_extended (k))
     return entitle_make_error (err, EIO, "eBPF seccomp: this kernel cannot read filters back (no PTRACE_SECCOMP_GET_FILTER_EXTENDED)");
   fd = k->ptrace (PTRACE_SECCOMP_GET_FILTER_EXTENDED, pid, index, 0);

@@ -20,7 +20,10 @@ cp "$busybox" "$work/bin/busybox"
 for a in sh mount umount insmod mkdir switch_root poweroff echo cat; do
 	ln -s busybox "$work/bin/$a"
 done
-cp "$kdir"/modules/*.ko "$work/modules/"
+# A kernel with everything built in (the seed kernel) has none.
+for m in "$kdir"/modules/*.ko; do
+	[ ! -f "$m" ] || cp "$m" "$work/modules/"
+done
 cp "$kdir/modules.list" "$work/modules.list"
 cp "$here/init" "$work/init"
 chmod 0755 "$work/init"

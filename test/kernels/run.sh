@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # run.sh [ROW...]: `make check-kernels` (test/kernels/README.md).  Boots
-# each kernel row of test/kernels/rows under qemu-system-x86_64 (TCG: no
+# each kernel row of test/kernels/rows (and a row of rows-seed, named on
+# the command line only) under qemu-system-x86_64 (TCG: no
 # KVM is assumed) with this host's root shared read-only, runs
 # test/kernels/guest.sh there, and prints one "N passed, N failed, N
 # skipped" line per row and one for all.  A row whose guest did not finish
@@ -16,6 +17,7 @@
 #   KERNELS_JOBS     rows booted at once (default 3, every row: a guest has
 #                    one vCPU, and the rows' work is uneven)
 #   KERNELS_TESTS    the integration tests to run (default test/kernels/tests)
+#   KERNELS_UNIT     the unit tests to run (default: the list below)
 #   KERNELS_COMMAND  a shell command the guest runs instead of the tests (in
 #                    the build tree, its output in results/ROW/command.out):
 #                    a look at a row by hand
@@ -28,8 +30,8 @@ out=$build/test/kernels/results
 timeout_s=${KERNELS_TIMEOUT:-1800}
 jobs=${KERNELS_JOBS:-3}
 tests=${KERNELS_TESTS:-$here/tests}
-unit="test/unit/test-probe-json test/unit/test-probe-fake test/unit/test-catalogue test/unit/test-compile
-test/unit/test-seccomp test/unit/test-landlock test/unit/test-seeds test/unit/test-denial"
+unit=${KERNELS_UNIT:-"test/unit/test-probe-json test/unit/test-probe-fake test/unit/test-catalogue test/unit/test-compile
+test/unit/test-seccomp test/unit/test-landlock test/unit/test-seeds test/unit/test-denial"}
 
 say() {
 	echo "entitle-kernels: $*"
@@ -42,9 +44,13 @@ for tool in qemu-system-x86_64 apt-get dpkg-deb depmod modprobe cpio gzip busybo
 	}
 done
 
-# rows_wanted: the rows file's lines, those named on the command line only.
+# rows_wanted: the rows file's lines, those named on the command line only
+# (rows-seed's too: the seed kernel is built, not downloaded, and runs
+# only when named).
 rows_wanted() {
-	grep -v -e '^#' -e '^ *$' "$here/rows" | while read -r name meta append; do
+	files=$here/rows
+	[ $# -eq 0 ] || files="$files $here/rows-seed"
+	cat $files | grep -v -e '^#' -e '^ *$' | while read -r name meta append; do
 		if [ $# -eq 0 ]; then
 			echo "$name $meta $append"
 		else
@@ -61,7 +67,11 @@ boot_row() {
 	dir=$out/$name
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	kdir=$(sh "$here/fetch.sh" "$meta" "$cache" 2>"$dir/fetch.err") || {
+	case $meta in
+	seed) kernel_of="$here/seed-build.sh" ;;
+	*) kernel_of="$here/fetch.sh $meta" ;;
+	esac
+	kdir=$(sh $kernel_of "$cache" 2>"$dir/fetch.err") || {
 		say "$name: $(cat "$dir/fetch.err")"
 		return
 	}

@@ -2,6 +2,7 @@
 #include <config.h>
 #include <errno.h>
 #include <linux/bpf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -24,6 +25,13 @@ fake_kernel_reset (unsigned patches)
   memset (&fake, 0, sizeof (fake));
   fake.patches = patches;
   fake.filter_fd = -1;
+}
+
+bool
+fake_kernel_running_is_seed (void)
+{
+  const char *row = getenv ("ENTITLE_KERNEL_ROW");
+  return row && strncmp (row, "seed", 4) == 0;
 }
 
 unsigned

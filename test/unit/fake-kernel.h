@@ -70,6 +70,12 @@ extern const struct entitle_kernel_s fake_kernel;
 /** A fresh kernel carrying the patch sets @patches.  */
 void fake_kernel_reset (unsigned patches);
 
+/** Does the running kernel carry both patch sets?  Only in the seed
+    kernel's row of make check-seed-kernel (ENTITLE_KERNEL_ROW seed-6.1,
+    docs/seeds.md): the tests that expect mainline's answers from the
+    running kernel expect the seeds' there.  */
+bool fake_kernel_running_is_seed (void);
+
 /** The id of the real program behind @fd, 0 if none.  */
 unsigned fake_prog_id (int fd);
 

@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -188,13 +189,19 @@ test_checmate_hook_not_run_fake_kernel (void **state)
   entitle_error_release (&err);
 }
 
-/* This kernel, for real: no Checmate, and `checmate reset` says so.  */
+/* This kernel, for real: no Checmate, and `checmate reset` says so (the
+   seed kernel has it: the tests `fake_vs_real` below run there).  */
 static void
 test_checmate_absent_on_this_kernel (void **state)
 {
   entitle_error_t err = NULL;
 
   (void)state;
+  if (entitle_seed_checmate (&entitle_kernel))
+    {
+      print_message ("# SKIP: this kernel has Checmate (the seed kernel)\n");
+      skip ();
+    }
   assert_false (entitle_seed_checmate (&entitle_kernel));
   assert_true (entitle_checmate_prctl (&entitle_kernel, CHECMATE_RESET, "socket_connect", -1, &err) < 0);
   assert_int_equal (err->status, EINVAL);
@@ -267,10 +274,9 @@ test_checmate_entries_swept (void **state)
   close (c.policy);
 }
 
-/* The filter of @list, loaded through the fake kernel (for real, as a
-   syscall program).  */
+/* The filter of @list, loaded through the kernel @k.  */
 static int
-load_filter (const char *list, struct entitle_seccomp_policy *p)
+load_filter_on (const struct entitle_kernel_s *k, const char *list, struct entitle_seccomp_policy *p)
 {
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   entitle_error_t err = NULL;
@@ -279,10 +285,18 @@ load_filter (const char *list, struct entitle_seccomp_policy *p)
   if (entitle_parse_list (NULL, list, "test", &set, &err) < 0)
     fail_msg ("%s: %s", list, err->msg);
   entitle_layers_seccomp_policy (&set, p);
-  fd = entitle_seccomp_ebpf_load (&fake_kernel, p, &err);
+  fd = entitle_seccomp_ebpf_load (k, p, &err);
   if (fd < 0)
     fail_msg ("entitle_seccomp_ebpf_load: %s", err->msg);
   return fd;
+}
+
+/* The filter of @list, loaded through the fake kernel (for real, as a
+   syscall program).  */
+static int
+load_filter (const char *list, struct entitle_seccomp_policy *p)
+{
+  return load_filter_on (&fake_kernel, list, p);
 }
 
 /* The filter's verdict on one call, run by this kernel.  */
@@ -738,7 +752,9 @@ test_seed_attach_points_fake_kernel (void **state)
   assert_int_equal (entitle_seed_point_parse ("seccomp", &sc, &err), 0);
   assert_int_equal (entitle_seed_point_type (&sc), ENTITLE_BPF_PROG_TYPE_SECCOMP);
   assert_true (entitle_seed_point_here (&fake_kernel, &cm) && entitle_seed_point_here (&fake_kernel, &sc));
-  assert_false (entitle_seed_point_here (&entitle_kernel, &cm) || entitle_seed_point_here (&entitle_kernel, &sc));
+  /* This kernel: mainline, but the seed kernel in its row.  */
+  assert_int_equal (entitle_seed_point_here (&entitle_kernel, &cm), fake_kernel_running_is_seed ());
+  assert_int_equal (entitle_seed_point_here (&entitle_kernel, &sc), fake_kernel_running_is_seed ());
   load_checmate (&c);
   fake.n_calls = 0;
   assert_int_equal (entitle_seed_attach (&fake_kernel, &cm, c.prog[1], true, &err), 0);
@@ -1026,9 +1042,251 @@ test_lsm_loader_error_path (void **state)
   entitle_error_release (&err);
 }
 
+/* The fake kernel checked against the real one (issue 26): where the
+   running kernel carries both patch sets (the seed kernel of `make
+   check-seed-kernel`), the same calls, with the same inputs, go to the
+   fake and to the kernel, and each must give the answer the seeds define
+   on both.  They are the program test-seeds-real (this file built with
+   ENTITLE_SEEDS_REAL), which skips elsewhere.  What the kernel keeps is
+   global and, once locked, stays until a reboot: these run once a boot,
+   and lock only Checmate's file_open hook, with a program that lets
+   everything through.  */
+
+/* A program of @type whose every run returns @ret, loaded through @k.  */
+static int
+load_constant (const struct entitle_kernel_s *k, int type, int ret)
+{
+  struct bpf_insn insns[2] = { { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = ret },
+                               { .code = BPF_JMP | BPF_EXIT } };
+  union bpf_attr attr;
+  int fd;
+
+  memset (&attr, 0, sizeof (attr));
+  attr.prog_type = (__u32)type;
+  attr.insns = (__u64)(unsigned long)insns;
+  attr.insn_cnt = 2;
+  attr.license = (__u64)(unsigned long)"GPL";
+  attr.kern_version = entitle_seed_kernel_version ();
+  fd = (int)k->bpf (BPF_PROG_LOAD, &attr, sizeof (attr));
+  if (fd < 0)
+    fail_msg ("load a constant program of type %d: %s", type, strerror (errno));
+  return fd;
+}
+
+static int
+answer_of (long r)
+{
+  return r == 0 ? 0 : r < 0 ? errno
+                            : -1;
+}
+
+/* Checmate's answers to one sequence of prctl calls at file_open (hook
+   48), into @got.  */
+#define CHECMATE_STEPS 14
+static void
+checmate_steps (const struct entitle_kernel_s *k, int got[CHECMATE_STEPS])
+{
+  int cm = load_constant (k, ENTITLE_BPF_PROG_TYPE_CHECMATE, 0), sc = load_constant (k, ENTITLE_BPF_PROG_TYPE_SECCOMP, 0);
+  int i = 0;
+
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 6, (unsigned long)-1, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 0, (unsigned long)cm, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 51, (unsigned long)cm, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 5, (unsigned long)cm, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 48, (unsigned long)sc, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 48, (unsigned long)cm, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 48, (unsigned long)cm, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_RESET, 48, 0, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 48, (unsigned long)cm, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, 9, 48, 0, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_DENY_RESET, 48, 0, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_DENY_RESET, 48, 0, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_RESET, 48, 0, 0));
+  got[i++] = answer_of (k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 48, (unsigned long)cm, 0));
+  close (cm);
+  close (sc);
+}
+
+/* The probe, entitle's Checmate programs (each judged by the real
+   verifier as BPF_PROG_TYPE_CHECMATE), and Checmate's answers: a bad fd,
+   hooks out of range, a hook it runs nothing at, a program of another
+   type, EEXIST, reset, an unknown op, deny_reset twice, reset refused.  */
+static void
+test_checmate_fake_vs_real (void **state)
+{
+  static const int want[CHECMATE_STEPS] = { EBADF, EINVAL, EINVAL, ENOENT, EINVAL, 0, EEXIST,
+                                            0, 0, EINVAL, 0, EALREADY, EPERM, EEXIST };
+  const struct entitle_kernel_s *kernels[2] = { &fake_kernel, &entitle_kernel };
+  int got[2][CHECMATE_STEPS];
+
+  (void)state;
+  for (int k = 0; k < 2; k++)
+    {
+      struct entitle_checmate_s c;
+      entitle_error_t err = NULL;
+
+      assert_true (entitle_seed_checmate (kernels[k]));
+      if (entitle_checmate_load (kernels[k], &c, &err) < 0)
+        fail_msg ("%s: entitle_checmate_load: %s", k ? "real" : "fake", err->msg);
+      entitle_checmate_close (&c);
+      checmate_steps (kernels[k], got[k]);
+    }
+  for (int i = 0; i < CHECMATE_STEPS; i++)
+    if (got[0][i] != want[i] || got[1][i] != want[i])
+      fail_msg ("step %d: the fake answers %s, the kernel %s, the seed %s", i, strerrorname_np (got[0][i]) ?: "0",
+                strerrorname_np (got[1][i]) ?: "0", strerrorname_np (want[i]) ?: "0");
+}
+
+/* The answers of @k to three installs: a bad fd, the program @cm of
+   another type, the filter @sc.  */
+static void
+install_steps (const struct entitle_kernel_s *k, int cm, int sc, int got[3])
+{
+  int bad = -1;
+
+  got[0] = answer_of (k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&bad, 0, 0));
+  got[1] = answer_of (k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&cm, 0, 0));
+  got[2] = answer_of (k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&sc, 0, 0));
+}
+
+/* A child stopped for its tracer, this process, after the installs of
+   @k (none for the fake, whose installs are this process's) with their
+   answers on @got; its pid.  */
+static pid_t
+stopped_child (const struct entitle_kernel_s *k, int cm, int sc, int got[3])
+{
+  int fds[2], status;
+  pid_t child;
+
+  memset (got, 0, 3 * sizeof (int));
+  assert_int_equal (pipe (fds), 0);
+  child = fork ();
+  assert_true (child >= 0);
+  if (child == 0)
+    {
+      if (k)
+        install_steps (k, cm, sc, got);
+      if (write (fds[1], got, 3 * sizeof (int)) != (ssize_t)(3 * sizeof (int))
+          || ptrace (PTRACE_TRACEME, 0, NULL, NULL) < 0)
+        _exit (1);
+      raise (SIGSTOP);
+      _exit (0);
+    }
+  close (fds[1]);
+  assert_int_equal (read (fds[0], got, 3 * sizeof (int)), (ssize_t)(3 * sizeof (int)));
+  close (fds[0]);
+  assert_int_equal (waitpid (child, &status, 0), child);
+  assert_true (WIFSTOPPED (status));
+  return child;
+}
+
+/* The answers after the installs, about the stopped tracee @pid:
+   mainline's read of filter 0 (no classic program), the extended read of
+   filter 0 (the program loaded?) and of filter 1 (past the last).  */
+static void
+read_back_steps (const struct entitle_kernel_s *k, pid_t pid, int sc, int got[3])
+{
+  entitle_error_t err = NULL;
+  int back, status;
+
+  got[0] = answer_of (k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, 0, 0));
+  back = entitle_seccomp_get_extended (k, pid, 0, &err);
+  got[1] = back > 0 && fake_prog_id (back) == fake_prog_id (sc) ? 0 : -1;
+  if (back > 0)
+    close (back);
+  got[2] = entitle_seccomp_get_extended (k, pid, 1, &err);
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+}
+
+/* eBPF seccomp's answers: a bad fd, a program of another type, a filter
+   installed, then read back from a stopped tracee.  The kernel's installs
+   are the tracee's own; the fake's are this process's, which the fake
+   stands for the tracee (it installs nothing there).  */
+static void
+test_seccomp_fake_vs_real (void **state)
+{
+  static const int want[6] = { EBADF, EINVAL, 0, EMEDIUMTYPE, 0, 0 };
+  const struct entitle_kernel_s *kernels[2] = { &fake_kernel, &entitle_kernel };
+  int got[2][6];
+
+  (void)state;
+  for (int k = 0; k < 2; k++)
+    {
+      int cm = load_constant (kernels[k], ENTITLE_BPF_PROG_TYPE_CHECMATE, 0);
+      int sc = load_constant (kernels[k], ENTITLE_BPF_PROG_TYPE_SECCOMP, (int)SECCOMP_RET_ALLOW);
+      pid_t child = stopped_child (k ? kernels[k] : NULL, cm, sc, got[k]);
+
+      if (k == 0)
+        install_steps (kernels[k], cm, sc, got[k]);
+      read_back_steps (kernels[k], child, sc, &got[k][3]);
+      close (cm);
+      close (sc);
+    }
+  for (int i = 0; i < 6; i++)
+    if (got[0][i] != want[i] || got[1][i] != want[i])
+      fail_msg ("step %d: the fake answers %d, the kernel %d, the seed %d", i, got[0][i], got[1][i], want[i]);
+}
+
+/* The filters' decisions: entitle's for the same entitlements, and the
+   examples' (custom entitlements), run by BPF_PROG_TEST_RUN on both, the
+   fake's as a syscall program, the kernel's as BPF_PROG_TYPE_SECCOMP.  */
+static void
+test_seccomp_decisions_fake_vs_real (void **state)
+{
+  static const struct entitle_prog_s progs[] = {
+    { .object = ENTITLE_EXAMPLES "/seccomp1.bpf.o", .program = "close_999", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP },
+    { .object = ENTITLE_EXAMPLES "/seccomp2.bpf.o", .program = "no_sched_yield", .attach = "seccomp", .point = ENTITLE_POINT_SECCOMP },
+  };
+  static const struct
+  {
+    const char *name;
+    uint64_t a0, a1, a2;
+  } calls[] = { { "socket", 2, 1, 0 }, { "socket", 1, 1, 0 }, { "socketpair", 10, 1, 0 }, { "mount", 0, 0, 0 }, { "unshare", 0, 0, 0 }, { "getpid", 0, 0, 0 }, { "personality", 8, 0, 0 }, { "personality", 0xffffffff, 0, 0 }, { "mknodat", 0, 0, 0020000 }, { "mknodat", 0, 0, 0010000 }, { "close", 999, 0, 0 }, { "close", 998, 0, 0 }, { "sched_yield", 0, 0, 0 } };
+  struct entitle_entry_s e = { .name = "example.com.seccomp1", .progs = progs, .n_progs = 2, .custom = "t.json" };
+  const struct entitle_kernel_s *kernels[2] = { &fake_kernel, &entitle_kernel };
+  uint32_t native = seccomp_arch_native ();
+  uint32_t got[2][3][sizeof (calls) / sizeof (calls[0])];
+
+  (void)state;
+  for (int k = 0; k < 2; k++)
+    {
+      struct entitle_seccomp_policy p;
+      entitle_error_t err = NULL;
+      int fd[3];
+
+      fd[0] = load_filter_on (kernels[k], "network.none,security.confined,host.devices.none", &p);
+      for (int j = 0; j < 2; j++)
+        if ((fd[j + 1] = entitle_bpf_custom_seccomp_load (kernels[k], &e, &progs[j], &err)) < 0)
+          fail_msg ("%s: %s", progs[j].program, err->msg);
+      for (int j = 0; j < 3; j++)
+        {
+          for (size_t i = 0; i < sizeof (calls) / sizeof (calls[0]); i++)
+            got[k][j][i] = run (fd[j], native, calls[i].name, calls[i].a0, calls[i].a1, calls[i].a2);
+          close (fd[j]);
+        }
+    }
+  for (int j = 0; j < 3; j++)
+    for (size_t i = 0; i < sizeof (calls) / sizeof (calls[0]); i++)
+      if (got[0][j][i] != got[1][j][i])
+        fail_msg ("filter %d, %s: the fake's program says %#x, the kernel's %#x", j, calls[i].name, got[0][j][i],
+                  got[1][j][i]);
+  /* And they decide: network.none's inet socket, seccomp1's close(999).  */
+  assert_int_equal (got[1][0][0], DENY);
+  assert_int_equal (got[1][0][1], ALLOW);
+  assert_int_equal (got[1][1][10], DENY);
+  assert_int_equal (got[1][1][11], ALLOW);
+  assert_int_equal (got[1][2][12], DENY);
+}
+
 int
 main (void)
 {
+  const struct CMUnitTest real_tests[] = {
+    cmocka_unit_test_setup (test_checmate_fake_vs_real, setup),
+    cmocka_unit_test_setup (test_seccomp_fake_vs_real, setup),
+    cmocka_unit_test_setup (test_seccomp_decisions_fake_vs_real, setup),
+  };
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup (test_checmate_load_and_install_fake_kernel, setup),
     cmocka_unit_test_setup (test_checmate_install_idempotent_fake_kernel, setup),
@@ -1057,5 +1315,17 @@ main (void)
       printf ("1..0 # SKIP bpf(2) needs root\n");
       return 0;
     }
+#ifdef ENTITLE_SEEDS_REAL
+  (void)tests;
+  if (!entitle_seed_checmate (&entitle_kernel) || !entitle_seed_seccomp_extended (&entitle_kernel))
+    {
+      printf ("1..0 # SKIP this kernel carries neither seed patch set: make check-seed-kernel runs these on one "
+              "that does\n");
+      return 0;
+    }
+  return cmocka_run_group_tests (real_tests, NULL, NULL);
+#else
+  (void)real_tests;
   return cmocka_run_group_tests (tests, NULL, NULL);
+#endif
 }

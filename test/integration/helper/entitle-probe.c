@@ -40,6 +40,8 @@
      module [init|finit|delete]  a module call that can load nothing
      reboot               reboot(2) with a bad magic number
      read PATH            open PATH and read 1 byte ("empty" at end of file)
+     connect-fd FD ADDR PORT  TCP connect of the socket FD the probe was given
+                          (made outside the container, passed in)
      close FD             close(FD) of a descriptor that is not open (EBADF
                           when nothing but the kernel answers)
      sched_yield          sched_yield(2)
@@ -1217,6 +1219,20 @@ do_connect (const char *src, int argc, char **argv)
   return report (connect_within (fd, &sa, len, atoi (argv[2])));
 }
 
+/* connect-fd FD ADDR PORT: the socket FD, made by whoever started the
+   probe (outside the container), connected from inside.  */
+static int
+do_connect_fd (int argc, char **argv)
+{
+  struct sockaddr_storage sa;
+  socklen_t len;
+
+  if (argc != 3)
+    return usage ();
+  len = need_addr (argv[1], argv[2], &sa);
+  return report (connect (atoi (argv[0]), (struct sockaddr *)&sa, len));
+}
+
 static int
 do_fetch (int argc, char **argv)
 {
@@ -1684,6 +1700,8 @@ main (int argc, char **argv)
     return do_personality (argc, argv);
   if (strcmp (cmd, "close") == 0 && argc == 1)
     return do_close (argv[0]);
+  if (strcmp (cmd, "connect-fd") == 0)
+    return do_connect_fd (argc, argv);
   if (strcmp (cmd, "sched_yield") == 0)
     return do_sched_yield ();
   if (strcmp (cmd, "mempolicy") == 0)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "attach-after.h"
+#include "capture.h"
 #include "cgroup-record.h"
 #include "fault.h"
 #include "file.h"
@@ -61,14 +63,10 @@ wait_forwarding (pid_t pid, const sigset_t *set)
 }
 
 /* Run @argv (a runtime command line) with the signal mask as it was,
-   by posix_spawn (a vfork: no copy of this process's page tables).  Its
-   stdout: the pipe @out (>= 0), this process's (SPAWN_OWN) or /dev/null
-   (SPAWN_QUIET); its stderr /dev/null but with SPAWN_OWN.  */
-#define SPAWN_OWN   (-1)
-#define SPAWN_QUIET (-2)
-
+   by posix_spawn (a vfork: no copy of this process's page tables), with
+   this process's stdout and stderr, or with /dev/null for both (@quiet).  */
 static pid_t
-spawn (char **argv, const sigset_t *old, int out)
+spawn (char **argv, const sigset_t *old, bool quiet)
 {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t attr;
@@ -79,12 +77,11 @@ spawn (char **argv, const sigset_t *old, int out)
   posix_spawnattr_setsigmask (&attr, old);
   posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGMASK);
   posix_spawn_file_actions_init (&fa);
-  if (out >= 0)
-    posix_spawn_file_actions_adddup2 (&fa, out, 1);
-  else if (out == SPAWN_QUIET)
-    posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
-  if (out != SPAWN_OWN)
-    posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
+  if (quiet)
+    {
+      posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
+      posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
+    }
   ret = posix_spawn (&pid, argv[0], &fa, &attr, argv, environ);
   posix_spawn_file_actions_destroy (&fa);
   posix_spawnattr_destroy (&attr);
@@ -115,9 +112,11 @@ runtime_argv (const struct shim_s *s, const char *const *verb)
   return argv;
 }
 
-/* The container's init: the --pid-file the runtime wrote, else its state.  */
+/* The container's init: the --pid-file the runtime wrote, else its state
+   (read whole: it holds the config's annotations, which can be as large
+   as the config).  */
 static pid_t
-init_pid (const struct shim_s *s, const sigset_t *old, entitle_error_t *err)
+init_pid (const struct shim_s *s, entitle_error_t *err)
 {
   const char *verb[] = { "state", s->args.id, NULL };
   cleanup_free char **argv = NULL;
@@ -125,8 +124,7 @@ init_pid (const struct shim_s *s, const sigset_t *old, entitle_error_t *err)
   cleanup_json json_t *state = NULL;
   const json_t *pid;
   size_t len = 0;
-  int fds[2], status;
-  pid_t child;
+  int ret;
 
   if (s->args.pid_file)
     {
@@ -135,17 +133,10 @@ init_pid (const struct shim_s *s, const sigset_t *old, entitle_error_t *err)
       return (pid_t)atol (raw);
     }
   argv = runtime_argv (s, verb);
-  if (pipe2 (fds, O_CLOEXEC) < 0)
-    return entitle_make_sys_error (err, "pipe");
-  child = spawn (argv, old, fds[1]);
-  close (fds[1]);
-  raw = malloc (65536);
-  if (raw == NULL)
-    abort ();
-  for (ssize_t r; len < 65535 && ((r = read (fds[0], raw + len, 65535 - len)) > 0 || (r < 0 && errno == EINTR));)
-    len += r > 0 ? (size_t)r : 0;
-  close (fds[0]);
-  if (child < 0 || waitpid (child, &status, 0) < 0 || !WIFEXITED (status) || WEXITSTATUS (status))
+  ret = entitle_capture (s->runtime, argv, STDOUT_FILENO, &raw, &len, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if (ret != 0)
     return entitle_make_error (err, EIO, "`%s state %s` failed", s->runtime, s->args.id);
   if (json_parse (raw, len, &state, err) < 0)
     return entitle_error_wrap (err, "read `%s state %s`", s->runtime, s->args.id);
@@ -158,8 +149,7 @@ init_pid (const struct shim_s *s, const sigset_t *old, entitle_error_t *err)
 /* entitle-hook's createRuntime, in a child of this process; its error is
    its one line.  */
 static int
-attach (struct shim_s *s, const json_t *spec, const struct entitle_set_s *final, const sigset_t *old,
-        entitle_error_t *err)
+attach (struct shim_s *s, const json_t *spec, const struct entitle_set_s *final, entitle_error_t *err)
 {
   struct hook_state_s st = { .id = s->args.id,
                              .bundle = s->args.bundle ? s->args.bundle : ".",
@@ -170,7 +160,7 @@ attach (struct shim_s *s, const json_t *spec, const struct entitle_set_s *final,
   int status;
   pid_t pid;
 
-  st.pid = init_pid (s, old, err);
+  st.pid = init_pid (s, err);
   if (UNLIKELY (st.pid <= 0))
     return st.pid < 0 ? st.pid : entitle_make_error (err, EIO, "the runtime's --pid-file has no pid");
   fflush (NULL);
@@ -208,7 +198,7 @@ undo (const struct shim_s *s, const sigset_t *old, time_t since)
   cleanup_free char **argv = runtime_argv (s, verb);
   const char *root = s->ctx->root ? s->ctx->root : "";
   int status;
-  pid_t pid = spawn (argv, old, SPAWN_QUIET);
+  pid_t pid = spawn (argv, old, true);
 
   if (pid > 0)
     waitpid (pid, &status, 0);
@@ -236,7 +226,7 @@ shim_create_attach_after (struct shim_s *s, const json_t *spec, const struct ent
   sigprocmask (SIG_BLOCK, &set, &old);
   s->argv[0] = (char *)s->runtime;
   fflush (NULL);
-  pid = spawn (s->argv, &old, SPAWN_OWN);
+  pid = spawn (s->argv, &old, false);
   if (pid < 0)
     {
       entitle_pending_clear (state_dir, root, s->args.id);
@@ -252,7 +242,7 @@ shim_create_attach_after (struct shim_s *s, const json_t *spec, const struct ent
       exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
     }
   ENTITLE_FAULT_POINT ("runtime-created");
-  ret = attach (s, spec, final, &old, err);
+  ret = attach (s, spec, final, err);
   if (ret != 0)
     undo (s, &old, since);
   entitle_pending_clear (state_dir, root, s->args.id);

@@ -14,6 +14,7 @@
 #include "checmate.h"
 #include "custom-checmate.h"
 #include "entitle-data.h"
+#include "hash.h"
 #include "seed-attach.h"
 #include "seed-load.h"
 #include "utils.h"
@@ -157,14 +158,7 @@ read_prog (const char *object, const char *section, const char *prog, struct elf
 static unsigned long long
 hash_of (const struct elf_prog_s *p, const char *hook)
 {
-  unsigned long long h = 0xcbf29ce484222325ull;
-  const unsigned char *b = (const unsigned char *)p->insns;
-
-  for (size_t i = 0; i < p->n * sizeof (*p->insns); i++)
-    h = (h ^ b[i]) * 0x100000001b3ull;
-  for (const char *c = hook; *c; c++)
-    h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
-  return h;
+  return entitle_fnv_str (entitle_fnv_bytes (ENTITLE_FNV_OFFSET, p->insns, p->n * sizeof (*p->insns)), hook);
 }
 
 static void

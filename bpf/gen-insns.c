@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "hash.h"
 
 #define R_BPF_64_64 1
 
@@ -33,7 +34,7 @@ die (const char *what)
 }
 
 /* FNV-1a over the instructions: which build the pinned programs are.  */
-static uint64_t hash = 0xcbf29ce484222325ull;
+static uint64_t hash = ENTITLE_FNV_OFFSET;
 
 static void
 print_insns (const Elf_Data *d, size_t k)
@@ -45,9 +46,8 @@ print_insns (const Elf_Data *d, size_t k)
   for (i = 0; i < n; i++)
     {
       printf ("  { 0x%02x, %u, %u, %d, %d },\n", in[i].code, in[i].dst_reg, in[i].src_reg, in[i].off, in[i].imm);
-      for (size_t b = 0; b < sizeof (*in); b++)
-        hash = (hash ^ ((const unsigned char *)&in[i])[b]) * 0x100000001b3ull;
     }
+  hash = entitle_fnv_bytes (hash, in, n * sizeof (*in));
   printf ("};\n");
 }
 

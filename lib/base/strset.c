@@ -3,17 +3,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hash.h"
 #include "strset.h"
 
-/* FNV-1a.  */
 static size_t
 hash (const char *s, size_t len)
 {
-  uint32_t h = 2166136261u;
-  size_t i;
-  for (i = 0; i < len; i++)
-    h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
+  return entitle_fnv_bytes (ENTITLE_FNV_OFFSET, s, len);
 }
 
 void

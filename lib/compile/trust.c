@@ -6,6 +6,7 @@
 #include "caps.h"
 #include "compile.h"
 #include "devices.h"
+#include "hash.h"
 #include "resolve.h"
 #include "seccomp-rules.h"
 #include "trust.h"
@@ -87,10 +88,7 @@ struct names_s
 static size_t
 hash_name (const json_t *s)
 {
-  size_t h = 2166136261u, i;
-  for (i = 0; i < s->len; i++)
-    h = (h ^ (unsigned char)s->text[i]) * 16777619u;
-  return h;
+  return entitle_fnv_bytes (ENTITLE_FNV_OFFSET, s->text, s->len);
 }
 
 static bool

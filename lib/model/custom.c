@@ -11,6 +11,7 @@
 #include "closest.h"
 #include "custom.h"
 #include "entitlements.h"
+#include "hash.h"
 #include "utils.h"
 
 /* The admin's custom rows (custom.h).  Everything a row points to is kept
@@ -555,17 +556,6 @@ static const struct
   { "summary", parse_summary },
 };
 
-static uint64_t
-fnv (uint64_t h, const void *p, size_t len)
-{
-  const unsigned char *c = p;
-  size_t i;
-
-  for (i = 0; i < len; i++)
-    h = (h ^ c[i]) * 1099511628211ull;
-  return h;
-}
-
 /* FNV-1a over the tree: each node's type and text, each member's key,
    each container's size (the same JSON however it is spaced).  */
 static uint64_t
@@ -573,16 +563,16 @@ hash_json (uint64_t h, const json_t *v)
 {
   uint32_t i;
 
-  h = fnv (h, &v->type, 1);
+  h = entitle_fnv_bytes (h, &v->type, 1);
   if (v->type == JSON_STRING || v->type == JSON_NUMBER)
-    return fnv (h, v->text, v->len + 1);
+    return entitle_fnv_bytes (h, v->text, v->len + 1);
   if (v->type != JSON_OBJECT && v->type != JSON_ARRAY)
     return h;
-  h = fnv (h, &v->n, sizeof (v->n));
+  h = entitle_fnv_bytes (h, &v->n, sizeof (v->n));
   for (i = 0; i < v->n; i++)
     {
       if (v->type == JSON_OBJECT)
-        h = fnv (h, v->keys[i], strlen (v->keys[i]) + 1);
+        h = entitle_fnv_bytes (h, v->keys[i], strlen (v->keys[i]) + 1);
       h = hash_json (h, v->items[i]);
     }
   return h;
@@ -595,7 +585,7 @@ digest_of (struct entitle_catalogue_s *cat, const json_t *v)
 {
   char *out = own (cat, malloc (17));
 
-  snprintf (out, 17, "%016llx", (unsigned long long)hash_json (14695981039346656037ull, v));
+  snprintf (out, 17, "%016llx", (unsigned long long)hash_json (ENTITLE_FNV_OFFSET, v));
   return out;
 }
 

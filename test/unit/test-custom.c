@@ -23,6 +23,7 @@
 #include "custom.h"
 #include "denial.h"
 #include "entitlements.h"
+#include "hash.h"
 #include "resolve.h"
 #include "rewrite.h"
 #include "request.h"
@@ -70,6 +71,26 @@ assert_refused (const char *defs, ...)
   va_end (ap);
   entitle_error_release (&err);
   entitle_config_free (&cfg);
+}
+
+/* The one FNV-1a (lib/base/hash.h) gives the published 64-bit vectors,
+   over bytes and over strings alike.  */
+static void
+test_fnv_vectors (void **state)
+{
+  static const struct
+  {
+    const char *s;
+    uint64_t h;
+  } v[] = { { "", 0xcbf29ce484222325ull }, { "a", 0xaf63dc4c8601ec8cull }, { "foobar", 0x85944171f73967e8ull } };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof (v) / sizeof (v[0]); i++)
+    {
+      assert_true (entitle_fnv_bytes (ENTITLE_FNV_OFFSET, v[i].s, strlen (v[i].s)) == v[i].h);
+      assert_true (entitle_fnv_str (ENTITLE_FNV_OFFSET, v[i].s) == v[i].h);
+    }
 }
 
 static void
@@ -195,6 +216,19 @@ test_custom_digest (void **state)
   entitle_config_free (&a);
   entitle_config_free (&b);
   entitle_config_free (&c);
+}
+
+/* A definition's digest names what a container ran under (recorded,
+   shown by `entitle features`): it stays the value past versions gave.  */
+static void
+test_custom_digest_stable (void **state)
+{
+  struct entitle_config_s cfg;
+
+  (void)state;
+  config_with (&cfg, "\"example.com.x\": {\"masked_paths\": [\"/x\"]}", "");
+  assert_string_equal (entitle_catalogue_find (&cfg.catalogue, "example.com.x", 13)->digest, "105704acafb29e6d");
+  entitle_config_free (&cfg);
 }
 
 /* A custom row's egress rules are network.egress requests of the same
@@ -520,6 +554,8 @@ main (void)
     cmocka_unit_test (test_custom_parse_refused),
     cmocka_unit_test (test_custom_rows),
     cmocka_unit_test (test_custom_digest),
+    cmocka_unit_test (test_custom_digest_stable),
+    cmocka_unit_test (test_fnv_vectors),
     cmocka_unit_test (test_custom_implies),
     cmocka_unit_test (test_custom_seccomp_rule),
     cmocka_unit_test (test_custom_seccomp_masked),

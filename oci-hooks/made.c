@@ -43,15 +43,12 @@ record_path (const char *dir, const char *root, const char *id)
 int
 hook_made_lock (const char *state_dir, entitle_error_t *err)
 {
-  cleanup_free char *dir = entitle_state_path (state_dir, "cgroups"), *parent = strdup (dir);
-  int fd;
+  cleanup_free char *dir = entitle_state_path (state_dir, "cgroups");
+  int fd, ret;
 
-  if (parent == NULL)
-    abort ();
-  *strrchr (parent, '/') = '\0';
-  mkdir (parent, 0700);
-  if (mkdir (dir, 0700) < 0 && errno != EEXIST)
-    return entitle_make_sys_error (err, "mkdir `%s`", dir);
+  ret = entitle_mkdir_state (dir, 1, err);
+  if (ret < 0)
+    return ret;
   fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 || flock (fd, LOCK_EX) < 0)
     {

@@ -363,3 +363,36 @@ entitle_file_equal (const char *path, const char *buf, size_t len)
     }
   return at == len;
 }
+
+/* mkdir @path, and its @parents nearest ancestors first where missing;
+   -1 with errno set.  @path is restored before returning.  */
+static int
+mkdir_up (char *path, int parents)
+{
+  char *slash;
+  int ret;
+
+  if (mkdir (path, 0700) == 0 || errno == EEXIST)
+    return 0;
+  slash = strrchr (path, '/');
+  if (errno != ENOENT || parents == 0 || slash == NULL || slash == path)
+    return -1;
+  *slash = '\0';
+  ret = mkdir_up (path, parents - 1);
+  *slash = '/';
+  if (ret < 0)
+    return -1;
+  return mkdir (path, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+int
+entitle_mkdir_state (const char *path, int parents, entitle_error_t *err)
+{
+  cleanup_free char *copy = strdup (path);
+
+  if (copy == NULL)
+    abort ();
+  if (mkdir_up (copy, parents) < 0)
+    return entitle_make_sys_error (err, "mkdir `%s`", path);
+  return 0;
+}

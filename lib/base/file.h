@@ -56,4 +56,13 @@ int entitle_file_contains (const char *path, const char *needle);
  */
 int entitle_file_equal (const char *path, const char *buf, size_t len);
 
+/**
+ * Make the directory @path of entitle's state (mode 0700), and first its
+ * @parents nearest ancestors where they are missing (the state directory
+ * itself may not exist yet), never further up.  An existing @path is no
+ * error.  The error names @path ("mkdir `PATH`") with the errno of the
+ * mkdir that failed.
+ */
+int entitle_mkdir_state (const char *path, int parents, entitle_error_t *err);
+
 #endif

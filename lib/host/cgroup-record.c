@@ -65,17 +65,13 @@ entitle_cgroup_record_write (const char *state_dir, const struct entitle_cgroup_
   cleanup_free char *dir = record_dir (state_dir), *path = record_path (dir, r->cgroup_id), *text = NULL;
   cleanup_free char *shard = shard_dir (dir, shard_of (r->cgroup_id));
   cleanup_close int fd = -1;
-  int n;
+  int n, ret;
 
   /* state_dir itself may not exist yet: the record is the hook's first
      use of it where no cgroup is made.  */
-  if (mkdir (shard, 0700) < 0 && errno != EEXIST)
-    {
-      mkdir (state_dir ? state_dir : "/run/entitle", 0700);
-      mkdir (dir, 0700);
-      if (mkdir (shard, 0700) < 0 && errno != EEXIST)
-        return entitle_make_sys_error (err, "mkdir `%s`", shard);
-    }
+  ret = entitle_mkdir_state (shard, 2, err);
+  if (ret < 0)
+    return ret;
   n = asprintf (&text, "%s\n%s\n%s\n%s\n%s\n", r->root, r->id, r->bundle, r->entitlements,
                 r->sources ? r->sources : "");
   if (n < 0)

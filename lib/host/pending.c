@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "admin-config.h"
+#include "file.h"
 #include "hash.h"
 #include "pending.h"
 #include "utils.h"
@@ -35,15 +36,13 @@ entitle_pending_mark (const char *state_dir, const char *root, const char *id, e
   cleanup_free char *path = mark_path (state_dir, root, id);
   cleanup_free char *dir = entitle_state_path (state_dir, "pending");
   cleanup_close int fd = -1;
+  int ret;
 
   if (path == NULL)
     return 0;
-  if (mkdir (dir, 0700) < 0 && errno != EEXIST)
-    {
-      cleanup_free char *parent = entitle_state_path (state_dir, "");
-      if (errno != ENOENT || mkdir (parent, 0700) < 0 || mkdir (dir, 0700) < 0)
-        return entitle_make_sys_error (err, "mkdir `%s`", dir);
-    }
+  ret = entitle_mkdir_state (dir, 1, err);
+  if (ret < 0)
+    return ret;
   fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
     return entitle_make_sys_error (err, "write `%s`", path);

@@ -63,7 +63,11 @@ entitle_probe_cache (const char *state_dir, const char *probe_json)
       || asprintf (&doc, "{\"boot_id\":\"%s\",\"format\":%d,\"probe\":%s}\n", boot, ENTITLE_PROBE_FORMAT, probe_json) < 0)
     return;
   *slash = '\0';
-  mkdir (dir, 0700);
+  if (entitle_mkdir_state (dir, 0, &err) < 0)
+    {
+      entitle_error_release (&err);
+      return;
+    }
   /* write_atomic replaces a file; the first time there is none.  */
   close (open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   /* A cache that cannot be written only costs the next call a probe.  */

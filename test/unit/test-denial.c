@@ -437,6 +437,45 @@ test_cgroup_record_sources (void **state)
   rmdir (dir);
 }
 
+/* The first record makes the state directory (0700) where it is
+   missing, never the directories above it: there it fails naming the
+   directory it could not make.  */
+static void
+test_cgroup_record_makes_state_dir (void **state)
+{
+  char dir[] = "/tmp/entitle-test-state-XXXXXX", sd[PATH_MAX], path[PATH_MAX], want[PATH_MAX];
+  struct entitle_cgroup_record_s w = { .cgroup_id = 5, .root = "", .id = "c", .bundle = "/b", .entitlements = "network.none" };
+  struct entitle_cgroup_record_s r;
+  entitle_error_t err = NULL;
+  struct stat st;
+
+  (void)state;
+  assert_non_null (mkdtemp (dir));
+  snprintf (sd, sizeof (sd), "%s/state", dir);
+  assert_int_equal (entitle_cgroup_record_write (sd, &w, &err), 0);
+  assert_int_equal (stat (sd, &st), 0);
+  assert_int_equal (st.st_mode & 07777, 0700);
+  assert_true (entitle_cgroup_record_read (sd, 5, &r));
+  entitle_cgroup_record_free (&r);
+
+  snprintf (path, sizeof (path), "%s/missing/state", dir);
+  assert_true (entitle_cgroup_record_write (path, &w, &err) < 0);
+  assert_int_equal (err->status, ENOENT);
+  assert_int_equal (snprintf (want, sizeof (want), "mkdir `%s/containers/", path) > 0, 1);
+  assert_non_null (strstr (err->msg, want));
+  entitle_error_release (&err);
+  assert_int_not_equal (stat (path, &st), 0);
+
+  record_file (sd, 5, path, sizeof (path));
+  unlink (path);
+  *strrchr (path, '/') = '\0';
+  rmdir (path);
+  *strrchr (path, '/') = '\0';
+  rmdir (path);
+  rmdir (sd);
+  rmdir (dir);
+}
+
 static void
 test_cgroup_records (void **state)
 {
@@ -525,6 +564,7 @@ main (void)
     cmocka_unit_test (test_propose),
     cmocka_unit_test (test_observe_config),
     cmocka_unit_test (test_cgroup_records),
+    cmocka_unit_test (test_cgroup_record_makes_state_dir),
     cmocka_unit_test (test_cgroup_record_sources),
     cmocka_unit_test (test_denials_key),
   };

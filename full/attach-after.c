@@ -230,7 +230,7 @@ shim_create_attach_after (struct shim_s *s, const json_t *spec, const struct ent
   if (pid < 0)
     {
       entitle_pending_clear (state_dir, root, s->args.id);
-      return entitle_make_error (err, errno, "run `%s`: %s", s->runtime, strerror (errno));
+      return entitle_make_sys_error (err, "run `%s`", s->runtime);
     }
   status = wait_forwarding (pid, &set);
   if (status < 0)

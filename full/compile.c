@@ -57,7 +57,7 @@ write_temp (const char *text, size_t len, char *tmpl, entitle_error_t *err)
 {
   cleanup_close int fd = mkostemp (tmpl, O_CLOEXEC);
   if (fd < 0 || write (fd, text, len) != (ssize_t)len)
-    return entitle_make_error (err, errno, "write `%s`: %s", tmpl, strerror (errno));
+    return entitle_make_sys_error (err, "write `%s`", tmpl);
   return 0;
 }
 

@@ -133,7 +133,7 @@ write_backed_up (const struct configure_file *f, entitle_error_t *err)
   if (asprintf (&backup, "%s" CONFIGURE_BACKUP_SUFFIX, f->path) < 0)
     abort ();
   if (lstat (f->path, &st) < 0)
-    return entitle_make_error (err, errno, "stat `%s`: %s", f->path, strerror (errno));
+    return entitle_make_sys_error (err, "stat `%s`", f->path);
   ret = entitle_file_create_atomic (backup, f->before, f->blen, st.st_mode, err);
   if (ret == 0)
     ret = entitle_file_write_atomic (f->path, f->after, f->alen, err);
@@ -151,7 +151,7 @@ make_parent (const char *path, entitle_error_t *err)
     abort ();
   dir = dirname (copy);
   if (mkdir (dir, 0755) < 0 && errno != EEXIST)
-    return entitle_make_error (err, errno, "mkdir `%s`: %s", dir, strerror (errno));
+    return entitle_make_sys_error (err, "mkdir `%s`", dir);
   return 0;
 }
 
@@ -165,7 +165,7 @@ apply_file (const struct configure_file *f, entitle_error_t *err)
   if (f->after == NULL)
     {
       if (unlink (f->path) < 0 && errno != ENOENT)
-        return entitle_make_error (err, errno, "configure: delete `%s`: %s", f->path, strerror (errno));
+        return entitle_make_sys_error (err, "configure: delete `%s`", f->path);
       return 0;
     }
   if (f->existed && f->backup)
@@ -195,9 +195,9 @@ apply_links (const struct configure_plan *plan, const char *binary, entitle_erro
     {
       const char *link = plan->links[i];
       if (plan->remove && unlink (link) < 0 && errno != ENOENT)
-        return entitle_make_error (err, errno, "configure: remove `%s`: %s", link, strerror (errno));
+        return entitle_make_sys_error (err, "configure: remove `%s`", link);
       if (!plan->remove && symlink (basename (copy), link) < 0 && errno != EEXIST)
-        return entitle_make_error (err, errno, "configure: symlink `%s`: %s", link, strerror (errno));
+        return entitle_make_sys_error (err, "configure: symlink `%s`", link);
     }
   return 0;
 }

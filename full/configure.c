@@ -189,7 +189,7 @@ profile_link (const char *link, const char *binary, bool *make, entitle_error_t 
 
   *make = false;
   if (stat (binary, &want) < 0)
-    return entitle_make_error (err, errno, "configure: stat `%s`: %s", binary, strerror (errno));
+    return entitle_make_sys_error (err, "configure: stat `%s`", binary);
   if (stat (link, &got) == 0)
     {
       if (got.st_dev == want.st_dev && got.st_ino == want.st_ino)
@@ -197,7 +197,7 @@ profile_link (const char *link, const char *binary, bool *make, entitle_error_t 
       return entitle_make_error (err, EEXIST, "configure: `%s` exists and is not entitle", link);
     }
   if (errno != ENOENT)
-    return entitle_make_error (err, errno, "configure: stat `%s`: %s", link, strerror (errno));
+    return entitle_make_sys_error (err, "configure: stat `%s`", link);
   *make = true;
   return 0;
 }

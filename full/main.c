@@ -21,7 +21,7 @@ shim_exec_runtime (struct shim_s *s, entitle_error_t *err)
   argv[0] = (char *)s->runtime;
   fflush (stdout);
   execv (s->runtime, argv);
-  return entitle_make_error (err, errno, "exec `%s`: %s", s->runtime, strerror (errno));
+  return entitle_make_sys_error (err, "exec `%s`", s->runtime);
 }
 
 /* The wrapped runtime, which runs under its mark from here on (captures

@@ -88,12 +88,12 @@ exec_full (char **argv, entitle_error_t *err)
           if (access (sibling, X_OK) == 0)
             {
               execv (sibling, argv);
-              return entitle_make_error (err, errno, "exec `%s`: %s", sibling, strerror (errno));
+              return entitle_make_sys_error (err, "exec `%s`", sibling);
             }
         }
     }
   execv (PKGLIBEXECDIR "/" FULL_NAME, argv);
-  return entitle_make_error (err, errno, "exec `%s`: %s", PKGLIBEXECDIR "/" FULL_NAME, strerror (errno));
+  return entitle_make_sys_error (err, "exec `%s`", PKGLIBEXECDIR "/" FULL_NAME);
 }
 
 /* entitle-full's to answer: entitle's own commands (shim/commands.def)
@@ -186,7 +186,7 @@ front (char **argv, char **rt_argv, const struct entitle_args_s *a, struct entit
   entitle_runtime_mark (runtime);
   fflush (stdout);
   execv (runtime, rt_argv);
-  ret = entitle_make_error (err, errno, "exec `%s`: %s", runtime, strerror (errno));
+  ret = entitle_make_sys_error (err, "exec `%s`", runtime);
 out:
   entitle_error_release (&cfg_err);
   return ret;

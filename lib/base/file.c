@@ -26,7 +26,7 @@ read_fd (int fd, const char *path, size_t max, char **buf, size_t *len, entitle_
   size_t n = 0, cap;
 
   if (fstat (fd, &st) < 0)
-    return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
+    return entitle_make_sys_error (err, "stat `%s`", path);
   if (!S_ISREG (st.st_mode))
     return entitle_make_error (err, EINVAL, "`%s` is not a regular file", path);
   if ((size_t)st.st_size > max)
@@ -54,7 +54,7 @@ read_fd (int fd, const char *path, size_t max, char **buf, size_t *len, entitle_
       if (r < 0 && errno == EINTR)
         continue;
       if (r < 0)
-        return entitle_make_error (err, errno, "read `%s`: %s", path, strerror (errno));
+        return entitle_make_sys_error (err, "read `%s`", path);
       if (r == 0)
         break;
       n += (size_t)r;
@@ -75,7 +75,7 @@ entitle_file_read (const char *path, size_t max, char **buf, size_t *len, entitl
   cleanup_close int fd = open (path, READ_FLAGS);
 
   if (fd < 0)
-    return entitle_make_error (err, errno, "open `%s`: %s", path, strerror (errno));
+    return entitle_make_sys_error (err, "open `%s`", path);
   return read_fd (fd, path, max, buf, len, err);
 }
 
@@ -129,14 +129,14 @@ entitle_file_read_beneath (const char *root, const char *rel, size_t max, char *
   if (asprintf (&path, "%s/%s", root, rel) < 0)
     abort ();
   if (dfd < 0)
-    return entitle_make_error (err, errno, "open `%s`: %s", root, strerror (errno));
+    return entitle_make_sys_error (err, "open `%s`", root);
   fd = (int)syscall (SYS_openat2, dfd, rel, &how, sizeof (how));
   if (fd < 0 && errno == ENOSYS)
     fd = open_components (dfd, rel);
   if (fd < 0 && errno == ELOOP)
     return entitle_make_error (err, ELOOP, "open `%s`: a symbolic link on the way", path);
   if (fd < 0)
-    return entitle_make_error (err, errno, "open `%s`: %s", path, strerror (errno));
+    return entitle_make_sys_error (err, "open `%s`", path);
   return read_fd (fd, path, max, buf, len, err);
 }
 
@@ -257,7 +257,7 @@ write_atomic (const char *path, const struct stat *st, const char *buf, size_t l
 
       fd = mkostemp (tmp, O_CLOEXEC);
       if (fd < 0)
-        return entitle_make_error (err, errno, "create temporary file in `%s`: %s", dir, strerror (errno));
+        return entitle_make_sys_error (err, "create temporary file in `%s`", dir);
       /* Locked, it is ours until the rename: another entitle's
          remove_stale_temps leaves it alone.  One that got to it between
          mkostemp and flock may have removed it: make another.  */
@@ -273,14 +273,16 @@ write_atomic (const char *path, const struct stat *st, const char *buf, size_t l
     {
       int saved = errno;
       unlink (tmp);
-      return entitle_make_error (err, saved, "write `%s`: %s", path, strerror (saved));
+      errno = saved;
+      return entitle_make_sys_error (err, "write `%s`", path);
     }
   ENTITLE_FAULT_POINT ("before-rename");
   if (rename (tmp, path) < 0)
     {
       int saved = errno;
       unlink (tmp);
-      return entitle_make_error (err, saved, "write `%s`: %s", path, strerror (saved));
+      errno = saved;
+      return entitle_make_sys_error (err, "write `%s`", path);
     }
   ENTITLE_FAULT_POINT ("after-rename");
   /* The rename is durable once the directory is.  */
@@ -296,7 +298,7 @@ entitle_file_write_atomic (const char *path, const char *buf, size_t len, entitl
   int ret;
 
   if (lstat (path, &st) < 0)
-    return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
+    return entitle_make_sys_error (err, "stat `%s`", path);
   ret = check_replaceable (path, &st, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -312,7 +314,7 @@ entitle_file_create_atomic (const char *path, const char *buf, size_t len, mode_
   if (lstat (path, &st) < 0)
     {
       if (errno != ENOENT)
-        return entitle_make_error (err, errno, "stat `%s`: %s", path, strerror (errno));
+        return entitle_make_sys_error (err, "stat `%s`", path);
       st = fresh;
     }
   ret = check_replaceable (path, &st, err);

@@ -98,9 +98,7 @@ read_relocs (Elf *elf, size_t sec, Elf_Data *syms, size_t strndx, const GElf_Sym
                                        "BPF object `%s`: a program at a Checmate hook may name the map `" DATA_MAP
                                        "` only, not `%s`",
                                        object, name ? name : "?");
-          p->relocs = realloc (p->relocs, (p->n_relocs + 1) * sizeof (*p->relocs));
-          if (p->relocs == NULL)
-            abort ();
+          p->relocs = xrealloc (p->relocs, (p->n_relocs + 1) * sizeof (*p->relocs));
           p->relocs[p->n_relocs++]
               = (struct entitle_seed_reloc){ .insn = (unsigned)((rel.r_offset - fn->st_value) / sizeof (struct bpf_insn)),
                                              .map = DATA_MAP };
@@ -148,9 +146,7 @@ read_prog (const char *object, const char *section, const char *prog, struct elf
     return entitle_make_error (err, ENOENT, "BPF object `%s` has no program `%s` in section `%s`", object, prog,
                                section);
   p->n = fn.st_size / sizeof (struct bpf_insn);
-  p->insns = malloc (fn.st_size + 1);
-  if (p->insns == NULL)
-    abort ();
+  p->insns = xmalloc (fn.st_size + 1);
   memcpy (p->insns, (const char *)text->d_buf + fn.st_value, fn.st_size);
   return read_relocs (elf, sec, syms, strndx, &fn, object, p, err);
 }

@@ -101,9 +101,7 @@ runtime_argv (const struct shim_s *s, const char *const *verb)
     at++;
   while (verb[n])
     n++;
-  argv = calloc (at + n + 1, sizeof (char *));
-  if (argv == NULL)
-    abort ();
+  argv = xcalloc (at + n + 1, sizeof (char *));
   argv[k++] = (char *)s->runtime;
   for (i = 1; i < at; i++)
     argv[k++] = s->argv[i];

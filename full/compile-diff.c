@@ -156,8 +156,7 @@ walk (const char *path, const json_t *before, json_t *after, FILE *out)
         continue; /* a duplicate key: only the last counts */
       if (b->type == JSON_OBJECT && is (a, JSON_OBJECT))
         {
-          if (asprintf (&sub, "%s%s.", path, key) < 0)
-            abort ();
+          xasprintf (&sub, "%s%s.", path, key);
           n += walk (sub, a, b, out);
         }
       else if (b->type == JSON_ARRAY && is (a, JSON_ARRAY) && array (path, key, a, b, out))

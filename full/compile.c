@@ -142,8 +142,8 @@ shim_compile (struct shim_s *s, entitle_error_t *err)
     return ret;
   if (o.config)
     path = strdup (o.config);
-  else if (asprintf (&path, "%s/config.json", o.bundle ? o.bundle : ".") < 0)
-    abort ();
+  else
+    xasprintf (&path, "%s/config.json", o.bundle ? o.bundle : ".");
   ret = shim_load_json (path, &raw, &len, &spec, err);
   if (UNLIKELY (ret < 0))
     return ret;

@@ -57,8 +57,8 @@ main_version (entitle_toml_t *doc, bool bare, const char *path, char **version, 
                                "`%s` has no `version`: entitle configure edits containerd configs of version 2 "
                                "and 3 (add `version = 2` to a version 1 config, and check it)",
                                path);
-  if (ret == 0 && (*version = strdup ("2")) == NULL)
-    abort ();
+  if (ret == 0)
+    *version = xstrdup ("2");
   if (ret >= 0 && strcmp (*version, "2") != 0 && strcmp (*version, "3") != 0)
     return entitle_make_error (err, EINVAL, "`%s`: containerd config version %s, where entitle configure knows 2 and 3",
                                path, *version);
@@ -114,16 +114,14 @@ dropin_head (const char *main_path, const char *mark, const char *version, const
 {
   char *text;
 
-  if (asprintf (&text,
-                "# Written by `entitle configure containerd`, imported by %s;\n"
-                "# `entitle configure containerd --remove` deletes it and its entry there.\n"
-                "# containerd 1.x replaces a plugin's whole table with an imported one's:\n"
-                "# the CRI plugin's tables of %s are copied here, again at each\n"
-                "# `entitle configure containerd`.\n" MARK "%s\n"
-                "version = %s\n%s%s",
-                main_path, main_path, mark, version, *copy ? "\n" : "", copy)
-      < 0)
-    abort ();
+  xasprintf (&text,
+             "# Written by `entitle configure containerd`, imported by %s;\n"
+             "# `entitle configure containerd --remove` deletes it and its entry there.\n"
+             "# containerd 1.x replaces a plugin's whole table with an imported one's:\n"
+             "# the CRI plugin's tables of %s are copied here, again at each\n"
+             "# `entitle configure containerd`.\n" MARK "%s\n"
+             "version = %s\n%s%s",
+             main_path, main_path, mark, version, *copy ? "\n" : "", copy);
   return text;
 }
 
@@ -139,8 +137,7 @@ add_import (entitle_toml_t *doc, const char *mark, bool listed, const char *drop
     return entitle_toml_array_add (doc, root, "imports", dropin, err);
   if (strcmp (mark, "none") == 0)
     return 0;
-  if (asprintf (&array, "[%s]", quoted) < 0)
-    abort ();
+  xasprintf (&array, "[%s]", quoted);
   return entitle_toml_prepend_key (doc, "imports", array, err);
 }
 

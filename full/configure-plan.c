@@ -34,17 +34,14 @@ configure_plan_read (struct configure_plan *plan, const char *path, struct confi
   if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode))
     return entitle_make_error (err, ELOOP, "configure: `%s` is a symbolic link: entitle never writes through a link",
                                path);
-  f->path = strdup (path);
-  if (f->path == NULL)
-    abort ();
+  f->path = xstrdup (path);
   plan->n_files++;
   ret = entitle_file_read (path, MAX_ENGINE_CONFIG, &f->before, &f->blen, err);
   f->existed = ret == 0;
   if (ret < 0 && (*err)->status == ENOENT)
     {
       entitle_error_release (err);
-      if ((f->before = strdup ("")) == NULL)
-        abort ();
+      f->before = xstrdup ("");
       f->blen = 0;
       ret = 0;
     }
@@ -72,13 +69,10 @@ points_at_entitle (const char *link)
 void
 configure_plan_links_named (struct configure_plan *plan, const char *binary, const struct configure_file *f)
 {
-  cleanup_free char *copy = strdup (binary);
+  cleanup_free char *copy = xstrdup (binary);
   cleanup_dir DIR *d = NULL;
   const char *dir;
   struct dirent *e;
-
-  if (copy == NULL)
-    abort ();
   dir = dirname (copy);
   d = opendir (dir);
   while (d && (e = readdir (d)) != NULL && plan->n_links < CONFIGURE_MAX_LINKS)
@@ -86,8 +80,8 @@ configure_plan_links_named (struct configure_plan *plan, const char *binary, con
       cleanup_free char *link = NULL, *quoted = NULL;
       if (strncmp (e->d_name, "entitle-", 8) != 0)
         continue;
-      if (asprintf (&link, "%s/%s", dir, e->d_name) < 0 || asprintf (&quoted, "\"%s\"", link) < 0)
-        abort ();
+      xasprintf (&link, "%s/%s", dir, e->d_name);
+      xasprintf (&quoted, "\"%s\"", link);
       if (points_at_entitle (link) && strstr (f->before, quoted))
         plan->links[plan->n_links++] = get_and_reset (&link);
     }
@@ -130,8 +124,7 @@ write_backed_up (const struct configure_file *f, entitle_error_t *err)
   struct stat st;
   int ret;
 
-  if (asprintf (&backup, "%s" CONFIGURE_BACKUP_SUFFIX, f->path) < 0)
-    abort ();
+  xasprintf (&backup, "%s" CONFIGURE_BACKUP_SUFFIX, f->path);
   if (lstat (f->path, &st) < 0)
     return entitle_make_sys_error (err, "stat `%s`", f->path);
   ret = entitle_file_create_atomic (backup, f->before, f->blen, st.st_mode, err);
@@ -144,11 +137,8 @@ write_backed_up (const struct configure_file *f, entitle_error_t *err)
 static int
 make_parent (const char *path, entitle_error_t *err)
 {
-  cleanup_free char *copy = strdup (path);
+  cleanup_free char *copy = xstrdup (path);
   const char *dir;
-
-  if (copy == NULL)
-    abort ();
   dir = dirname (copy);
   if (mkdir (dir, 0755) < 0 && errno != EEXIST)
     return entitle_make_sys_error (err, "mkdir `%s`", dir);
@@ -186,11 +176,8 @@ apply_file (const struct configure_file *f, entitle_error_t *err)
 static int
 apply_links (const struct configure_plan *plan, const char *binary, entitle_error_t *err)
 {
-  cleanup_free char *copy = strdup (binary);
+  cleanup_free char *copy = xstrdup (binary);
   size_t i;
-
-  if (copy == NULL)
-    abort ();
   for (i = 0; i < plan->n_links; i++)
     {
       const char *link = plan->links[i];

@@ -214,8 +214,8 @@ profile_links (struct configure_plan *plan, const struct configure_opts *o,
     if (r[i].profile && o->engine->symlinks)
       {
         ret = profile_link (r[i].binary, o->binary, &make, err);
-        if (ret == 0 && make && (plan->links[plan->n_links++] = strdup (r[i].binary)) == NULL)
-          abort ();
+        if (ret == 0 && make)
+          plan->links[plan->n_links++] = xstrdup (r[i].binary);
       }
   return ret;
 }
@@ -290,8 +290,7 @@ plan_remove (struct configure_plan *plan, const struct configure_opts *o, entitl
     }
   else if (ret == 0 && in_place (o) && f->existed)
     {
-      if (asprintf (&backup_path, "%s" CONFIGURE_BACKUP_SUFFIX, f->path) < 0)
-        abort ();
+      xasprintf (&backup_path, "%s" CONFIGURE_BACKUP_SUFFIX, f->path);
       if (entitle_file_read (backup_path, MAX_ENGINE_CONFIG, &backup, &backup_len, &ignored) < 0)
         entitle_error_release (&ignored);
       ret = entitle_engine_docker_remove (f->path, f->before, f->blen, backup, backup_len, &f->after, &f->alen, err);

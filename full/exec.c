@@ -78,8 +78,7 @@ bundle_config (const json_t *state, json_t **spec, entitle_error_t *err)
 
   if (bundle == NULL)
     return entitle_make_error (err, EINVAL, "the container's state names no bundle");
-  if (asprintf (&path, "%s/config.json", bundle) < 0)
-    abort ();
+  xasprintf (&path, "%s/config.json", bundle);
   ret = shim_load_json (path, &raw, &len, spec, err);
   if (ret == 0 && entitle_oci_fields_check (*spec, ENTITLE_OCI_CONFIG, err) < 0)
     return entitle_error_wrap (err, "load `%s`", path);
@@ -208,9 +207,7 @@ read_process (const char *path, char **buf, size_t *len, entitle_error_t *err)
           cap = cap == 0 ? 65536 : cap * 2;
           if (cap > max + 1)
             cap = max + 1;
-          data = realloc (get_and_reset (&data), cap + 1);
-          if (data == NULL)
-            abort ();
+          data = xrealloc (get_and_reset (&data), cap + 1);
         }
       r = read (fd, data + n, cap - n);
       if (r < 0 && errno == EINTR)
@@ -288,8 +285,7 @@ hand_process (struct shim_s *s, const struct entitle_set_s *final, const char *t
   fd = fcntl (mem, F_DUPFD, past);
   if (fd < 0)
     return entitle_make_sys_error (err, "exec `%s`: the process for the runtime", s->args.id);
-  if (asprintf (&path, "/proc/self/fd/%d", fd) < 0)
-    abort ();
+  xasprintf (&path, "/proc/self/fd/%d", fd);
   entitle_args_set_process (s->argc, s->argv, &s->args, path);
   return 0;
 }
@@ -313,9 +309,7 @@ exec_wrapped (struct shim_s *s, const struct entitle_set_s *final, entitle_error
     return shim_exec_runtime (s, err);
   while (prefix[n])
     n++;
-  argv = calloc ((size_t)s->argc + n + 1, sizeof (char *));
-  if (argv == NULL)
-    abort ();
+  argv = xcalloc ((size_t)s->argc + n + 1, sizeof (char *));
   for (int i = 0; i <= id; i++)
     argv[k++] = s->argv[i];
   for (size_t i = 0; i < n; i++)

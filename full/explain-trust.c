@@ -28,21 +28,20 @@ explain_baseline (const char *bundle, const char *config, struct explain_baselin
   memset (b, 0, sizeof (*b));
   if (bundle == NULL && config == NULL)
     {
-      b->name = entitle_xstrdup (DOCKER_DEFAULT_NAME);
-      b->key = entitle_xstrdup ("docker-20.10-default");
+      b->name = xstrdup (DOCKER_DEFAULT_NAME);
+      b->key = xstrdup ("docker-20.10-default");
       return json_parse (docker_default_json, strlen (docker_default_json), &b->spec, err);
     }
   if (config)
-    path = entitle_xstrdup (config);
-  else if (asprintf (&path, "%s/config.json", bundle) < 0)
-    abort ();
+    path = xstrdup (config);
+  else
+    xasprintf (&path, "%s/config.json", bundle);
   ret = shim_load_json (path, &raw, &len, &b->spec, err);
   if (ret == 0 && b->spec->type != JSON_OBJECT)
     ret = entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (asprintf (&b->name, "the config `%s`", path) < 0)
-    abort ();
+  xasprintf (&b->name, "the config `%s`", path);
   b->key = get_and_reset (&path);
   return 0;
 }
@@ -110,9 +109,7 @@ admin_sources (const struct entitle_config_s *cfg, const struct entitle_entry_s 
 {
   size_t i;
 
-  t->admin = calloc (cfg->n_profiles + 2, sizeof (*t->admin));
-  if (t->admin == NULL)
-    abort ();
+  t->admin = xcalloc (cfg->n_profiles + 2, sizeof (*t->admin));
   if (list_has (&cfg->catalogue, cfg->defaults, e))
     add_admin (t, ENTITLE_SOURCE_DEFAULTS, NULL);
   if (list_has (&cfg->catalogue, cfg->require, e))
@@ -135,8 +132,7 @@ judge (struct shim_s *s, const struct explain_baseline_s *b, const struct entitl
   t->example = e->value && value == NULL;
   if (t->example)
     value = e->value->example;
-  if (asprintf (&t->asked, "%s%s%s", e->name, value ? "=" : "", value ? value : "") < 0)
-    abort ();
+  xasprintf (&t->asked, "%s%s%s", e->name, value ? "=" : "", value ? value : "");
   t->widens = -1;
   if (entitle_parse_one (&cfg->catalogue, t->asked, strlen (t->asked), &req, &err) == 0)
     {
@@ -160,19 +156,16 @@ static char *
 grant_text (const struct entitle_config_s *cfg, const struct entitle_entry_s *e, const struct trust_s *t)
 {
   char *out;
-  int n;
 
   if (t->granted_by)
-    n = asprintf (&out, "granted by `%s` in `grant` of %s", t->granted_by, cfg->path);
+    xasprintf (&out, "granted by `%s` in `grant` of %s", t->granted_by, cfg->path);
   else if (!cfg->present && cfg->path && *cfg->path)
-    n = asprintf (&out, "not granted: there is no admin config at %s", cfg->path);
+    xasprintf (&out, "not granted: there is no admin config at %s", cfg->path);
   else if (!cfg->present)
-    n = asprintf (&out, "not granted: there is no admin config (ENTITLE_CONFIG is set and empty)");
+    xasprintf (&out, "not granted: there is no admin config (ENTITLE_CONFIG is set and empty)");
   else
-    n = asprintf (&out, "not granted: no entry of `grant` of %s covers it%s", cfg->path,
-                  e->exact_grant ? " (a glob never does: only its exact name)" : "");
-  if (n < 0)
-    abort ();
+    xasprintf (&out, "not granted: no entry of `grant` of %s covers it%s", cfg->path,
+               e->exact_grant ? " (a glob never does: only its exact name)" : "");
   return out;
 }
 

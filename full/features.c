@@ -105,10 +105,8 @@ add_annotations (struct shim_s *s, json_t *features)
   rows = entitle_catalogue_rows (&s->ctx->config->catalogue, &n);
   for (i = 0; i < n; i++)
     len += strlen (rows[i].name) + 1 + (rows[i].digest ? strlen (rows[i].digest) + 2 : 0);
-  names = calloc (1, len);
-  custom = calloc (1, len);
-  if (names == NULL || custom == NULL)
-    abort ();
+  names = xcalloc (1, len);
+  custom = xcalloc (1, len);
   for (i = 0; i < n; i++)
     {
       if (i)

@@ -462,8 +462,7 @@ status_json (pid_t pid, bool text)
                 {
                   cleanup_free char *n = NULL;
                   char *cn = cap_to_name (c);
-                  if (asprintf (&n, "%s", cn ? cn : "?") < 0)
-                    abort ();
+                  xasprintf (&n, "%s", cn ? cn : "?");
                   cap_free (cn);
                   for (char *p = n; *p; p++)
                     *p = (char)toupper ((unsigned char)*p);

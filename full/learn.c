@@ -140,9 +140,9 @@ write_bundle (struct shim_s *s, const struct learn_opts *o, const json_t *engine
 
   if (bundle == NULL)
     return entitle_make_sys_error (err, "learn: bundle `%s`", o->bundle);
-  if (asprintf (&path, "%s/bundle", r->dir) < 0 || asprintf (&sock, "%s/notify.sock", r->dir) < 0
-      || asprintf (&root, "%s/root", r->dir) < 0)
-    abort ();
+  xasprintf (&path, "%s/bundle", r->dir);
+  xasprintf (&sock, "%s/notify.sock", r->dir);
+  xasprintf (&root, "%s/root", r->dir);
   entitle_observe_config (spec, bundle, sock, learn_hook (s, root));
   ret = json_generate_compact (spec, &out, &len, err);
   if (UNLIKELY (ret < 0))
@@ -150,8 +150,7 @@ write_bundle (struct shim_s *s, const struct learn_opts *o, const json_t *engine
   if (mkdir (path, 0700) < 0 || mkdir (root, 0700) < 0)
     return entitle_make_sys_error (err, "learn: mkdir in `%s`", r->dir);
   free (path);
-  if (asprintf (&path, "%s/bundle/config.json", r->dir) < 0)
-    abort ();
+  xasprintf (&path, "%s/bundle/config.json", r->dir);
   fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0 || entitle_write_all (fd, out, len) < 0)
     return entitle_make_sys_error (err, "learn: write `%s`", path);
@@ -246,8 +245,7 @@ create (struct shim_s *s, struct run_s *r, struct entitle_notify_s *l, pid_t *in
     return ret;
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     return entitle_make_error (err, EIO, "learn: the runtime could not create the container (its message is above)");
-  if (asprintf (&path, "%s/pid", r->dir) < 0)
-    abort ();
+  xasprintf (&path, "%s/pid", r->dir);
   ret = entitle_file_read (path, 64, &buf, &len, err);
   if (ret == 0 && (*init = (pid_t)strtol (buf, NULL, 10)) <= 0)
     ret = entitle_make_error (err, EIO, "learn: no pid in `%s`", path);
@@ -380,12 +378,9 @@ sysctl_keys (const json_t *spec)
 {
   const json_t *sys = json_get (json_get (spec, "linux"), "sysctl");
   size_t i, n = sys && sys->type == JSON_OBJECT ? sys->n : 0;
-  char **keys = calloc (n + 1, sizeof (char *));
-
-  if (keys == NULL)
-    abort ();
+  char **keys = xcalloc (n + 1, sizeof (char *));
   for (i = 0; i < n; i++)
-    keys[i] = entitle_xstrdup (sys->keys[i]);
+    keys[i] = xstrdup (sys->keys[i]);
   return keys;
 }
 
@@ -410,11 +405,8 @@ static char *
 list_but (const struct entitle_proposal_s *p, size_t skip)
 {
   struct entitle_proposal_s rest = *p;
-  cleanup_free struct entitle_proposed_s *items = calloc (p->n + 1, sizeof (*items));
+  cleanup_free struct entitle_proposed_s *items = xcalloc (p->n + 1, sizeof (*items));
   size_t i, n = 0;
-
-  if (items == NULL)
-    abort ();
   for (i = 0; i < p->n; i++)
     if (i != skip)
       items[n++] = p->items[i];
@@ -451,10 +443,8 @@ check_narrower (struct shim_s *s, const json_t *engine, struct entitle_proposal_
     if (!entitle_seccomp_lets_through (seccomp, *name))
       {
         free (it->narrower);
-        if (asprintf (&it->narrower, "none: the rest of the proposal (%s) refuses %s() on the engine's config", rest,
-                      *name)
-            < 0)
-          abort ();
+        xasprintf (&it->narrower, "none: the rest of the proposal (%s) refuses %s() on the engine's config", rest,
+                   *name);
         break;
       }
   return 0;
@@ -647,8 +637,7 @@ shim_learn (struct shim_s *s, entitle_error_t *err)
     ret = shim_find_runtime (s, &runtime, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (asprintf (&path, "%s/config.json", o.bundle) < 0)
-    abort ();
+  xasprintf (&path, "%s/config.json", o.bundle);
   ret = shim_load_json (path, &raw, &len, &engine, err);
   if (ret == 0 && engine->type != JSON_OBJECT)
     ret = entitle_make_error (err, EINVAL, "`%s`: config is not a JSON object", path);

@@ -54,10 +54,7 @@ static int
 custom_filters (const struct entitle_set_s *final, int target, entitle_error_t *err)
 {
   size_t i, n = entitle_layers_seccomp_custom (final, NULL, 0);
-  cleanup_free struct entitle_seccomp_custom_s *c = calloc (n + 1, sizeof (*c));
-
-  if (c == NULL)
-    abort ();
+  cleanup_free struct entitle_seccomp_custom_s *c = xcalloc (n + 1, sizeof (*c));
   entitle_layers_seccomp_custom (final, c, n);
   for (i = 0; i < n; i++)
     {
@@ -89,8 +86,7 @@ shim_seccomp_layer (struct shim_s *s, const struct entitle_set_s *final, entitle
   ret = custom_filters (final, target, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (asprintf (&flag, "--preserve-fds=%d", given + (int)n) < 0)
-    abort ();
+  xasprintf (&flag, "--preserve-fds=%d", given + (int)n);
   s->argv = entitle_args_set_preserve_fds (s->argc, s->argv, &s->args, flag);
   s->argc++;
   return 0;

@@ -82,8 +82,8 @@ syscall_name (const struct entitle_seccomp_denial *d)
   else if (arch == SCMP_ARCH_X86_64 && (d->nr & 0x40000000u))
     arch = SCMP_ARCH_X32;
   name = seccomp_syscall_resolve_num_arch (arch, (int)d->nr);
-  if (name == NULL && asprintf (&name, "syscall %u", d->nr) < 0)
-    abort ();
+  if (name == NULL)
+    xasprintf (&name, "syscall %u", d->nr);
   return name;
 }
 

@@ -30,9 +30,7 @@ not_bpf_only (const struct entitle_set_s *set)
 
   for (i = 0; i < set->n; i++)
     len += strlen (set->items[i].entry->name) + 4;
-  out = calloc (1, len);
-  if (out == NULL)
-    abort ();
+  out = xcalloc (1, len);
   for (i = 0; i < set->n; i++)
     if (!entitle_entry_bpf_only (set->items[i].entry) && (i == 0 || set->items[i - 1].entry != set->items[i].entry))
       {
@@ -57,8 +55,7 @@ hook_check_applied (struct entitle_ctx_s *ctx, const char *bundle, const struct 
   if (*names == '\0')
     return 0;
   /* The same admin config and profile the hook resolved the set with.  */
-  if (asprintf (&config_flag, "--entitle-config=%s", ctx->config->present ? ctx->config->path : "") < 0)
-    abort ();
+  xasprintf (&config_flag, "--entitle-config=%s", ctx->config->present ? ctx->config->path : "");
   argv[n++] = (char *)path;
   if (ctx->config->present)
     argv[n++] = config_flag;

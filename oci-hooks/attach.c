@@ -37,8 +37,7 @@ read_config (const struct hook_state_s *st, json_t **spec, entitle_error_t *err)
   size_t len;
   int ret;
 
-  if (asprintf (&path, "%s/config.json", st->bundle) < 0)
-    abort ();
+  xasprintf (&path, "%s/config.json", st->bundle);
   ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -57,11 +56,8 @@ sysctl_spec (const char *keys)
 {
   json_t *spec = json_new (JSON_OBJECT);
   json_t *sysctl = json_get_or_add (json_get_or_add (spec, "linux", JSON_OBJECT), "sysctl", JSON_OBJECT);
-  cleanup_free char *copy = strdup (keys);
+  cleanup_free char *copy = xstrdup (keys);
   char *save = NULL;
-
-  if (copy == NULL)
-    abort ();
   for (char *k = strtok_r (copy, ",", &save); k; k = strtok_r (NULL, ",", &save))
     json_set (sysctl, k, json_new_string (""));
   return spec;

@@ -35,8 +35,7 @@ record_path (const char *dir, const char *root, const char *id)
   uint64_t h = entitle_fnv_str (entitle_fnv_str (entitle_fnv_str (ENTITLE_FNV_OFFSET, root), "\n"), id);
   char *p;
 
-  if (asprintf (&p, "%s/%016llx", dir, (unsigned long long)h) < 0)
-    abort ();
+  xasprintf (&p, "%s/%016llx", dir, (unsigned long long)h);
   return p;
 }
 
@@ -66,8 +65,7 @@ hook_made_record (const char *state_dir, const char *root, const char *id, const
   cleanup_free char *dir = entitle_state_path (state_dir, "cgroups"), *path = record_path (dir, root, id), *text = NULL;
   cleanup_close int fd = -1;
 
-  if (asprintf (&text, "%s\n%s\n%s\n%llu\n", root, id, rel, (unsigned long long)cgroup_id) < 0)
-    abort ();
+  xasprintf (&text, "%s\n%s\n%s\n%llu\n", root, id, rel, (unsigned long long)cgroup_id);
   fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0 || entitle_write_all (fd, text, strlen (text)) < 0 || fsync (fd) < 0)
     return entitle_make_sys_error (err, "record the cgroup made for container `%s` in `%s`", id, path);
@@ -128,8 +126,7 @@ remove_made (const struct record *r, const char *mnt, int mntfd)
 
   if (mntfd < 0 || !entitle_cgroup_alive (mntfd, r->cgroup_id))
     return mntfd >= 0;
-  if (asprintf (&dir, "%s%s", mnt, r->rel) < 0)
-    abort ();
+  xasprintf (&dir, "%s%s", mnt, r->rel);
   return rmdir (dir) == 0;
 }
 

@@ -33,14 +33,12 @@ usage (void)
 static int
 read_state (struct hook_state_s *st, entitle_error_t *err)
 {
-  cleanup_free char *buf = malloc (STATE_MAX);
+  cleanup_free char *buf = xmalloc (STATE_MAX);
   const json_t *v;
   size_t n = 0;
   ssize_t r;
   int ret;
 
-  if (buf == NULL)
-    abort ();
   while (n < STATE_MAX && ((r = read (0, buf + n, STATE_MAX - n)) > 0 || (r < 0 && errno == EINTR)))
     n += r > 0 ? (size_t)r : 0;
   if (n == STATE_MAX)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
+#include "utils.h"
 #include "verbs.h"
 
 /* The global options, entitle's and the runtimes' (shim/commands.def).  */
@@ -311,24 +312,18 @@ entitle_args_config_path (const struct entitle_args_s *a)
 {
   char *p;
   if (a->config)
-    p = strdup (a->config);
-  else if (asprintf (&p, "%s/config.json", a->bundle ? a->bundle : ".") < 0)
-    p = NULL;
-  if (p == NULL)
-    abort ();
+    return xstrdup (a->config);
+  xasprintf (&p, "%s/config.json", a->bundle ? a->bundle : ".");
   return p;
 }
 
 char **
 entitle_args_set_preserve_fds (int argc, char *const *argv, const struct entitle_args_s *a, char *flag)
 {
-  char **out = calloc ((size_t)argc + 2, sizeof (char *));
+  char **out = xcalloc ((size_t)argc + 2, sizeof (char *));
   int k = 0, at = a->preserve_fds_at;
   /* --preserve-fds N: the flag replaces both the flag and its value.  */
   bool separate = at > 0 && argv[at] == a->preserve_fds;
-
-  if (out == NULL)
-    abort ();
   if (separate)
     at--;
   for (int i = 0; i < argc; i++)
@@ -368,8 +363,7 @@ entitle_args_set_process (int argc, char **argv, struct entitle_args_s *a, const
 
       if (at < 0)
         continue;
-      if (asprintf (&argv[i], "%.*s%s", at, argv[i], path) < 0)
-        abort ();
+      xasprintf (&argv[i], "%.*s%s", at, argv[i], path);
       a->process = argv[i] + at;
       return;
     }

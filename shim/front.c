@@ -83,8 +83,7 @@ exec_full (char **argv, entitle_error_t *err)
       if (slash)
         {
           *slash = '\0';
-          if (asprintf (&sibling, "%s/" FULL_NAME, self) < 0)
-            abort ();
+          xasprintf (&sibling, "%s/" FULL_NAME, self);
           if (access (sibling, X_OK) == 0)
             {
               execv (sibling, argv);
@@ -202,10 +201,7 @@ main (int argc, char **argv)
   struct entitle_args_s a;
   entitle_error_t err = NULL;
   /* The runtime's command line: entitle's own flags taken out.  */
-  char **rt_argv = calloc (argc + 1, sizeof (char *));
-
-  if (rt_argv == NULL)
-    abort ();
+  char **rt_argv = xcalloc (argc + 1, sizeof (char *));
   memcpy (rt_argv, argv, argc * sizeof (char *));
   entitle_args_take_own (argc, rt_argv, &a);
   log.path = a.log;

@@ -13,21 +13,18 @@ static void
 read_all (int fd, char **out, size_t *len)
 {
   size_t cap = 4096, n = 0;
-  char *buf = malloc (cap + 1);
+  char *buf = xmalloc (cap + 1);
 
   for (;;)
     {
-      ssize_t r;
-      if (buf == NULL)
-        abort ();
-      r = read (fd, buf + n, cap - n);
+      ssize_t r = read (fd, buf + n, cap - n);
       if (r < 0 && errno == EINTR)
         continue;
       if (r <= 0)
         break;
       n += (size_t)r;
       if (n == cap)
-        buf = realloc (buf, (cap *= 2) + 1);
+        buf = xrealloc (buf, (cap *= 2) + 1);
     }
   buf[n] = '\0';
   *out = buf;

@@ -37,9 +37,7 @@ out_add (struct out *o, const char *s, size_t n)
   if (o->len + n + 1 > o->cap)
     {
       o->cap = (o->len + n + 1) * 2;
-      o->data = realloc (o->data, o->cap);
-      if (o->data == NULL)
-        abort ();
+      o->data = xrealloc (o->data, o->cap);
     }
   memcpy (o->data + o->len, s, n);
   o->len += n;
@@ -53,26 +51,22 @@ split_lines (const char *text, size_t len, struct lines *l)
   size_t cap = 16;
 
   l->n = 0;
-  l->at = malloc (cap * sizeof (*l->at));
-  l->len = malloc (cap * sizeof (*l->len));
-  while (l->at && l->len && p < end)
+  l->at = xmalloc (cap * sizeof (*l->at));
+  l->len = xmalloc (cap * sizeof (*l->len));
+  while (p < end)
     {
       const char *nl = memchr (p, '\n', (size_t)(end - p));
       size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
       if (l->n == cap)
         {
           cap *= 2;
-          l->at = realloc (l->at, cap * sizeof (*l->at));
-          l->len = realloc (l->len, cap * sizeof (*l->len));
-          if (l->at == NULL || l->len == NULL)
-            break;
+          l->at = xrealloc (l->at, cap * sizeof (*l->at));
+          l->len = xrealloc (l->len, cap * sizeof (*l->len));
         }
       l->at[l->n] = p;
       l->len[l->n++] = n;
       p += n;
     }
-  if (l->at == NULL || l->len == NULL)
-    abort ();
 }
 
 static bool
@@ -87,11 +81,8 @@ static char *
 edit_script (const struct lines *a, const struct lines *b)
 {
   size_t head = 0, tail = 0, n, m, i, j, k = 0;
-  char *ops = malloc (a->n + b->n + 1);
+  char *ops = xmalloc (a->n + b->n + 1);
   unsigned *lcs = NULL;
-
-  if (ops == NULL)
-    abort ();
   while (head < a->n && head < b->n && same (a, head, b, head))
     head++;
   while (tail < a->n - head && tail < b->n - head && same (a, a->n - 1 - tail, b, b->n - 1 - tail))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "error.h"
+#include "utils.h"
 
 /* A message is one line (docs/error-handling.md), even when it quotes
    input: a config key, a sysctl name, a path from config.json may hold
@@ -20,28 +21,14 @@ one_line (char *s)
   return s;
 }
 
-static char *
-vformat (const char *fmt, va_list ap)
-{
-  char *s = NULL;
-  if (vasprintf (&s, fmt, ap) < 0)
-    return NULL;
-  return s;
-}
-
 int
 entitle_make_error (entitle_error_t *err, int status, const char *fmt, ...)
 {
   va_list ap;
-  entitle_error_t e = calloc (1, sizeof (*e));
-
-  if (e == NULL)
-    abort ();
+  entitle_error_t e = xcalloc (1, sizeof (*e));
   va_start (ap, fmt);
-  e->msg = one_line (vformat (fmt, ap));
+  e->msg = one_line (xvasprintf (fmt, ap));
   va_end (ap);
-  if (e->msg == NULL)
-    abort ();
   e->status = status;
   /* Keep the first error: it is the cause.  */
   if (*err == NULL)
@@ -62,10 +49,8 @@ entitle_make_sys_error (entitle_error_t *err, const char *fmt, ...)
   char *what;
 
   va_start (ap, fmt);
-  what = vformat (fmt, ap);
+  what = xvasprintf (fmt, ap);
   va_end (ap);
-  if (what == NULL)
-    abort ();
   entitle_make_error (err, saved, "%s: %s", what, strerror (saved));
   free (what);
   return -(*err)->status - 1;
@@ -78,10 +63,9 @@ entitle_error_wrap (entitle_error_t *err, const char *fmt, ...)
   char *prefix, *msg;
 
   va_start (ap, fmt);
-  prefix = vformat (fmt, ap);
+  prefix = xvasprintf (fmt, ap);
   va_end (ap);
-  if (prefix == NULL || asprintf (&msg, "%s: %s", prefix, (*err)->msg) < 0)
-    abort ();
+  xasprintf (&msg, "%s: %s", prefix, (*err)->msg);
   free (prefix);
   free ((*err)->msg);
   (*err)->msg = one_line (msg);

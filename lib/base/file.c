@@ -92,12 +92,9 @@ is_link (int dfd, const char *name)
 static int
 open_components (int dfd, const char *rel)
 {
-  cleanup_free char *copy = strdup (rel);
+  cleanup_free char *copy = xstrdup (rel);
   char *save = NULL, *c, *next;
   int fd = -1, at = dfd;
-
-  if (copy == NULL)
-    abort ();
   for (c = strtok_r (copy, "/", &save); c; c = next)
     {
       next = strtok_r (NULL, "/", &save);
@@ -126,8 +123,7 @@ entitle_file_read_beneath (const char *root, const char *rel, size_t max, char *
   cleanup_close int dfd = open (root, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
   cleanup_free char *path = NULL;
 
-  if (asprintf (&path, "%s/%s", root, rel) < 0)
-    abort ();
+  xasprintf (&path, "%s/%s", root, rel);
   if (dfd < 0)
     return entitle_make_sys_error (err, "open `%s`", root);
   fd = (int)syscall (SYS_openat2, dfd, rel, &how, sizeof (how));
@@ -390,10 +386,7 @@ mkdir_up (char *path, int parents)
 int
 entitle_mkdir_state (const char *path, int parents, entitle_error_t *err)
 {
-  cleanup_free char *copy = strdup (path);
-
-  if (copy == NULL)
-    abort ();
+  cleanup_free char *copy = xstrdup (path);
   if (mkdir_up (copy, parents) < 0)
     return entitle_make_sys_error (err, "mkdir `%s`", path);
   return 0;

@@ -13,24 +13,6 @@
 /* Nesting deeper than this is hostile input, not a config.  */
 #define JSON_MAX_DEPTH (YAJL_MAX_DEPTH - 1)
 
-static void *
-xrealloc (void *p, size_t n)
-{
-  p = realloc (p, n);
-  if (p == NULL)
-    abort ();
-  return p;
-}
-
-static char *
-xstrndup (const char *s, size_t n)
-{
-  char *r = xrealloc (NULL, n + 1);
-  memcpy (r, s, n);
-  r[n] = '\0';
-  return r;
-}
-
 /* flags: the node's key in its object was allocated with the node (by
    the parser), not on its own.  */
 #define KEY_INLINE 0x1

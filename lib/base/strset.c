@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hash.h"
+#include "utils.h"
 #include "strset.h"
 
 static size_t
@@ -21,10 +22,8 @@ entitle_strset_init (struct entitle_strset_s *s, size_t n)
     size *= 2;
   s->mask = size - 1;
   s->count = 0;
-  s->key = calloc (size, sizeof (*s->key));
-  s->len = calloc (size, sizeof (*s->len));
-  if (s->key == NULL || s->len == NULL)
-    abort ();
+  s->key = xcalloc (size, sizeof (*s->key));
+  s->len = xcalloc (size, sizeof (*s->len));
 }
 
 /* The slot of @str, or the empty one where it would go.  */

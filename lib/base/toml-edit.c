@@ -67,9 +67,7 @@ buf_add (struct buf *b, const char *s, size_t n)
   if (b->len + n + 1 > b->cap)
     {
       b->cap = (b->len + n + 1) * 2;
-      b->data = realloc (b->data, b->cap);
-      if (b->data == NULL)
-        abort ();
+      b->data = xrealloc (b->data, b->cap);
     }
   memcpy (b->data + b->len, s, n);
   b->len += n;
@@ -94,21 +92,10 @@ strv_push (struct strv *v, char *s)
   if (v->n + 2 > v->cap)
     {
       v->cap = (v->n + 2) * 2;
-      v->v = realloc (v->v, v->cap * sizeof (char *));
-      if (v->v == NULL)
-        abort ();
+      v->v = xrealloc (v->v, v->cap * sizeof (char *));
     }
   v->v[v->n++] = s;
   v->v[v->n] = NULL;
-}
-
-static char *
-xstrndup (const char *s, size_t n)
-{
-  char *d = strndup (s, n);
-  if (d == NULL)
-    abort ();
-  return d;
 }
 
 static void
@@ -574,9 +561,7 @@ insert_item (entitle_toml_t *doc, size_t at_index, struct item *it)
   if (doc->n == doc->cap)
     {
       doc->cap = doc->cap ? doc->cap * 2 : 64;
-      doc->items = realloc (doc->items, doc->cap * sizeof (*doc->items));
-      if (doc->items == NULL)
-        abort ();
+      doc->items = xrealloc (doc->items, doc->cap * sizeof (*doc->items));
     }
   memmove (&doc->items[at_index + 1], &doc->items[at_index], (doc->n - at_index) * sizeof (*doc->items));
   doc->items[at_index] = *it;
@@ -634,9 +619,8 @@ entitle_toml_parse (const char *name, const char *text, size_t len, entitle_toml
 
   if (memchr (text, '\0', len))
     return entitle_make_error (err, EINVAL, "`%s`: a NUL byte, which TOML does not allow", name);
-  doc = calloc (1, sizeof (*doc));
-  if (doc == NULL || (doc->name = strdup (name)) == NULL)
-    abort ();
+  doc = xcalloc (1, sizeof (*doc));
+  doc->name = xstrdup (name);
   while (s.p < s.end)
     {
       struct item it = { 0 };
@@ -921,8 +905,7 @@ splice (struct item *it, size_t off, size_t len, const char *with)
 {
   char *text;
 
-  if (asprintf (&text, "%.*s%s%s", (int)off, it->text, with, it->text + off + len) < 0)
-    abort ();
+  xasprintf (&text, "%.*s%s%s", (int)off, it->text, with, it->text + off + len);
   set_text (it, text);
 }
 
@@ -950,10 +933,7 @@ static char **
 path_dup (const char *const *p)
 {
   size_t i, n = path_len (p);
-  char **v = calloc (n + 1, sizeof (char *));
-
-  if (v == NULL)
-    abort ();
+  char **v = xcalloc (n + 1, sizeof (char *));
   for (i = 0; i < n; i++)
     v[i] = xstrndup (p[i], strlen (p[i]));
   return v;
@@ -1028,8 +1008,7 @@ add_table (entitle_toml_t *doc, const char *const *table)
   /* Blank lines set it apart, as the file's tables usually are.  */
   if (at_index > 0 && !is_blank (&doc->items[at_index - 1]))
     insert_text (doc, at_index++, ITEM_TRIVIA, NULL, 0, xstrndup ("\n", 1));
-  if (asprintf (&text, "%*s[%s]\n", (int)indent, "", name) < 0)
-    abort ();
+  xasprintf (&text, "%*s[%s]\n", (int)indent, "", name);
   insert_text (doc, at_index, ITEM_TABLE, path_dup (table), indent, text);
   if (at_index + 1 < doc->n && !is_blank (&doc->items[at_index + 1]))
     insert_text (doc, at_index + 1, ITEM_TRIVIA, NULL, 0, xstrndup ("\n", 1));
@@ -1057,8 +1036,7 @@ add_key (entitle_toml_t *doc, size_t h, const char *key, const char *value)
       }
   if (at_index == NO_ITEM)
     at_index = h == ROOT_SECTION ? end : h + 1;
-  if (asprintf (&text, "%*s%s = %s\n", (int)indent, "", name, value) < 0)
-    abort ();
+  xasprintf (&text, "%*s%s = %s\n", (int)indent, "", name, value);
   insert_text (doc, at_index, ITEM_KEYVAL, path_dup (k), indent, text);
   /* The root's keys end before the first table with a blank line.  */
   if (h == ROOT_SECTION && at_index + 1 < doc->n && is_header (&doc->items[at_index + 1]))
@@ -1205,8 +1183,7 @@ entitle_toml_array_add (entitle_toml_t *doc, const char *const *table, const cha
   bool found;
   int ret;
 
-  if (asprintf (&array, "[%s]", quoted) < 0)
-    abort ();
+  xasprintf (&array, "[%s]", quoted);
   ret = lookup (doc, table, key, &h, &i, err);
   if (UNLIKELY (ret < 0))
     return ret;
@@ -1221,8 +1198,7 @@ entitle_toml_array_add (entitle_toml_t *doc, const char *const *table, const cha
   if (last_end == 0)
     return entitle_toml_set (doc, table, key, array, err);
   free (get_and_reset (&array));
-  if (asprintf (&array, ", %s", quoted) < 0)
-    abort ();
+  xasprintf (&array, ", %s", quoted);
   splice (it, it->value_off + last_end, 0, array);
   it->value_len += strlen (array);
   return 0;
@@ -1359,8 +1335,7 @@ entitle_toml_prepend_key (entitle_toml_t *doc, const char *key, const char *valu
   if (at_index < doc->n && at_index > 0 && !is_blank (&doc->items[at_index - 1]))
     while (at_index > 0 && is_comment (&doc->items[at_index - 1]))
       at_index--;
-  if (asprintf (&text, "%s = %s\n", name, value) < 0)
-    abort ();
+  xasprintf (&text, "%s = %s\n", name, value);
   insert_text (doc, at_index, ITEM_KEYVAL, path_dup (k), 0, text);
   return 0;
 }

@@ -3,6 +3,7 @@
 #define ENTITLE_UTILS_H
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -55,14 +56,79 @@ cleanup_strvp (char ***v)
 #define cleanup_dir   __attribute__ ((cleanup (cleanup_dirp)))
 #define cleanup_strv  __attribute__ ((cleanup (cleanup_strvp)))
 
-/* strdup, or abort: out of memory is not an error entitle reports.  */
+/* Allocations that abort when memory runs out, as crun's utils.h: out of
+   memory is not an error entitle reports.  */
+
+static inline void *
+xmalloc (size_t size)
+{
+  void *p = malloc (size);
+  if (p == NULL)
+    abort ();
+  return p;
+}
+
+static inline void *
+xcalloc (size_t n, size_t size)
+{
+  void *p = calloc (n, size);
+  if (p == NULL)
+    abort ();
+  return p;
+}
+
+/* realloc (@p, @size); a @size of 0 is one byte, so that NULL is only ever
+   out of memory.  */
+static inline void *
+xrealloc (void *p, size_t size)
+{
+  p = realloc (p, size ? size : 1);
+  if (p == NULL)
+    abort ();
+  return p;
+}
+
 static inline char *
-entitle_xstrdup (const char *s)
+xstrdup (const char *s)
 {
   char *d = strdup (s);
   if (d == NULL)
     abort ();
   return d;
+}
+
+static inline char *
+xstrndup (const char *s, size_t n)
+{
+  char *d = strndup (s, n);
+  if (d == NULL)
+    abort ();
+  return d;
+}
+
+/* vasprintf, returning the string.  */
+static inline __attribute__ ((format (printf, 1, 0))) char *
+xvasprintf (const char *fmt, va_list ap)
+{
+  char *s;
+  if (vasprintf (&s, fmt, ap) < 0)
+    abort ();
+  return s;
+}
+
+/* asprintf; returns the length.  */
+static inline __attribute__ ((format (printf, 2, 3))) int
+xasprintf (char **str, const char *fmt, ...)
+{
+  va_list ap;
+  int ret;
+
+  va_start (ap, fmt);
+  ret = vasprintf (str, fmt, ap);
+  va_end (ap);
+  if (ret < 0)
+    abort ();
+  return ret;
 }
 
 /* Is @s in the NULL-terminated @v (which may be NULL)?  */

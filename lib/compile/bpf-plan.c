@@ -57,8 +57,7 @@ entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach)
 
   for (i = 0; i < set->n; i++)
     len += strlen (set->items[i].entry->name) + (set->items[i].value ? strlen (set->items[i].value) + 1 : 0) + 4;
-  if ((out = calloc (1, len)) == NULL)
-    abort ();
+  out = xcalloc (1, len);
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_request_s *r = &set->items[i];

@@ -33,9 +33,8 @@ struct effects
 static void
 strv_push (char ***v, size_t *n, const char *s)
 {
-  *v = realloc (*v, (*n + 2) * sizeof (char *));
-  if (*v == NULL || (s = strdup (s)) == NULL)
-    abort ();
+  *v = xrealloc (*v, (*n + 2) * sizeof (char *));
+  s = xstrdup (s);
   (*v)[(*n)++] = (char *)s;
   (*v)[*n] = NULL;
 }
@@ -136,9 +135,7 @@ rules_add (struct effects *e, const struct entitle_entry_s *r)
         ;
       if (k < e->n_rules)
         continue;
-      e->rules = realloc (e->rules, (e->n_rules + 2) * sizeof (*e->rules));
-      if (e->rules == NULL)
-        abort ();
+      e->rules = xrealloc (e->rules, (e->n_rules + 2) * sizeof (*e->rules));
       e->rules[e->n_rules++] = &r->sys_rules[i];
       e->rules[e->n_rules] = NULL;
     }
@@ -353,9 +350,7 @@ custom_record (const struct entitle_set_s *set)
 
       if (r->custom == NULL || (i > 0 && set->items[i - 1].entry == r))
         continue;
-      more = realloc (out, len + strlen (r->name) + strlen (r->digest) + 3);
-      if (more == NULL)
-        abort ();
+      more = xrealloc (out, len + strlen (r->name) + strlen (r->digest) + 3);
       out = more;
       len += (size_t)sprintf (out + len, "%s%s@%s", len ? "," : "", r->name, r->digest);
     }

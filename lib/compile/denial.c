@@ -188,8 +188,7 @@ entitle_denier_name (const struct entitle_set_s *set, const struct entitle_reque
       const struct entitle_entry_s *e = set->items[i].entry;
       if (e->custom && entitle_strv_has ((char *const *)e->implies, rule))
         {
-          if (asprintf (&out, "%s (%s)", e->name, rule) < 0)
-            abort ();
+          xasprintf (&out, "%s (%s)", e->name, rule);
           return out;
         }
     }
@@ -206,8 +205,7 @@ entitle_rule_rows (unsigned rule)
   for (i = 0; i < n; i++)
     if (rows[i].policy & rule)
       len += strlen (rows[i].name) + 4, count++;
-  if ((out = calloc (1, len)) == NULL)
-    abort ();
+  out = xcalloc (1, len);
   for (i = 0; i < n; i++)
     if (rows[i].policy & rule)
       {
@@ -273,8 +271,7 @@ entitle_event_allower (const struct entitle_entry_s *denier, const struct entitl
     return (wider = wider_rung (denier, programs_allow, ev)) ? strdup (wider->name) : NULL;
   if (!entitle_event_value (denier, ev, value, sizeof (value)))
     return NULL;
-  if (asprintf (&out, "%s=%s", denier->name, value) < 0)
-    abort ();
+  xasprintf (&out, "%s=%s", denier->name, value);
   return out;
 }
 
@@ -466,7 +463,7 @@ entitle_syscall_allower (const struct entitle_entry_s *denier, const struct enti
 
   if (denier->rung == 0)
     return NULL;
-  return (wider = wider_rung (denier, syscall_allowed, s)) ? entitle_xstrdup (wider->name) : NULL;
+  return (wider = wider_rung (denier, syscall_allowed, s)) ? xstrdup (wider->name) : NULL;
 }
 
 static void
@@ -499,8 +496,7 @@ entitle_syscalls_watched (size_t *count)
   for (i = 0; i < sizeof (fx_rules) / sizeof (fx_rules[0]); i++)
     for (const char *const *s = fx_rules[i].syscalls; *s; s++)
       cap++;
-  if ((out = calloc (cap + 1, sizeof (*out))) == NULL)
-    abort ();
+  out = xcalloc (cap + 1, sizeof (*out));
   for (i = 0; i < n_rows; i++)
     add_names (out, &n, rows[i].sys_deny);
   for (i = 0; i < n_gated; i++)

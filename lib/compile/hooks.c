@@ -56,9 +56,7 @@ sysctl_keys (const json_t *spec)
 
   for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
     len += strlen (s->keys[i]) + 1;
-  out = calloc (1, len);
-  if (out == NULL)
-    abort ();
+  out = xcalloc (1, len);
   for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
     {
       if (i)

@@ -26,9 +26,7 @@ struct argv_s
 static void
 push (struct argv_s *a, char *s)
 {
-  a->v = realloc (a->v, (a->n + 2) * sizeof (char *));
-  if (a->v == NULL || s == NULL)
-    abort ();
+  a->v = xrealloc (a->v, (a->n + 2) * sizeof (char *));
   a->v[a->n++] = s;
   a->v[a->n] = NULL;
 }
@@ -40,8 +38,8 @@ push_option (struct argv_s *a, const char *option, const char *value)
   for (size_t i = 0; i + 1 < a->n; i++)
     if (strcmp (a->v[i], option) == 0 && strcmp (a->v[i + 1], value) == 0)
       return;
-  push (a, strdup (option));
-  push (a, strdup (value));
+  push (a, xstrdup (option));
+  push (a, xstrdup (value));
 }
 
 static void
@@ -193,8 +191,7 @@ landlock_layer (const struct entitle_set_s *set, struct argv_s *a)
       char *option;
       if (!(r->entry->fx & FX_LANDLOCK) || r->value == NULL)
         continue;
-      if (asprintf (&option, "--%s", r->entry->name) < 0)
-        abort ();
+      xasprintf (&option, "--%s", r->entry->name);
       push_option (a, option, r->value);
       free (option);
     }
@@ -208,7 +205,7 @@ entitle_landlock_argv (struct entitle_ctx_s *ctx, const struct entitle_set_s *se
   size_t i, n = entitle_layers_seccomp_filters (ctx, set);
   char fd[16];
 
-  push (&a, strdup (ENTITLE_INIT_DEST));
+  push (&a, xstrdup (ENTITLE_INIT_DEST));
   if (entitle_landlock_available (ctx))
     landlock_layer (set, &a);
   /* The eBPF seccomp filters create loaded come as more preserved fds
@@ -218,7 +215,7 @@ entitle_landlock_argv (struct entitle_ctx_s *ctx, const struct entitle_set_s *se
       snprintf (fd, sizeof (fd), "%d", entitle_helper_seccomp_fd (ctx) + (int)i);
       push_option (&a, "--seccomp-fd", fd);
     }
-  push (&a, strdup ("--"));
+  push (&a, xstrdup ("--"));
   return a.v;
 }
 

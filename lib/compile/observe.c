@@ -18,8 +18,7 @@ absolute (json_t *obj, const char *key, const char *bundle)
 
   if (p == NULL || p[0] == '/')
     return;
-  if (asprintf (&abs, "%s/%s", bundle, p) < 0)
-    abort ();
+  xasprintf (&abs, "%s/%s", bundle, p);
   json_set (obj, key, json_new_string (abs));
 }
 

@@ -7,24 +7,12 @@
 #include "outcome.h"
 #include "utils.h"
 
-static char *
-vformat (const char *fmt, va_list ap)
-{
-  char *s;
-  if (vasprintf (&s, fmt, ap) < 0)
-    abort ();
-  return s;
-}
-
 /* Grow @array of @n items of @size by one; returns the new item, zeroed.  */
 static void *
 push (void *array_p, size_t *n, size_t size)
 {
   void **array = array_p;
-  char *a = realloc (*array, (*n + 1) * size);
-
-  if (a == NULL)
-    abort ();
+  char *a = xrealloc (*array, (*n + 1) * size);
   *array = a;
   return memset (a + (*n)++ * size, 0, size);
 }
@@ -40,7 +28,7 @@ entitle_outcome_note (struct entitle_outcome_s *out, enum entitle_log_level leve
   n = push (&out->notes, &out->n_notes, sizeof (*n));
   n->level = level;
   va_start (ap, fmt);
-  n->text = vformat (fmt, ap);
+  n->text = xvasprintf (fmt, ap);
   va_end (ap);
 }
 
@@ -53,11 +41,9 @@ entitle_outcome_lack (struct entitle_outcome_s *out, const char *what, const cha
   if (out == NULL)
     return;
   l = push (&out->lacks, &out->n_lacks, sizeof (*l));
-  l->what = strdup (what);
-  if (l->what == NULL)
-    abort ();
+  l->what = xstrdup (what);
   va_start (ap, fmt);
-  l->why = vformat (fmt, ap);
+  l->why = xvasprintf (fmt, ap);
   va_end (ap);
 }
 

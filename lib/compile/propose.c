@@ -26,13 +26,12 @@ add (struct entitle_proposal_s *p, const char *entitlement, const char *evidence
 {
   struct entitle_proposed_s *it;
 
-  if ((p->items = realloc (p->items, (p->n + 1) * sizeof (*p->items))) == NULL)
-    abort ();
+  p->items = xrealloc (p->items, (p->n + 1) * sizeof (*p->items));
   it = &p->items[p->n++];
   memset (it, 0, sizeof (*it));
-  it->entitlement = entitle_xstrdup (entitlement);
-  it->evidence = entitle_xstrdup (evidence);
-  it->narrower = narrower ? entitle_xstrdup (narrower) : NULL;
+  it->entitlement = xstrdup (entitlement);
+  it->evidence = xstrdup (evidence);
+  it->narrower = narrower ? xstrdup (narrower) : NULL;
   return it;
 }
 
@@ -42,9 +41,8 @@ entitle_proposal_note (struct entitle_proposal_s *p, const char *sentence)
   size_t n = 0;
   while (p->not_observed && p->not_observed[n])
     n++;
-  if ((p->not_observed = realloc (p->not_observed, (n + 2) * sizeof (char *))) == NULL)
-    abort ();
-  p->not_observed[n] = entitle_xstrdup (sentence);
+  p->not_observed = xrealloc (p->not_observed, (n + 2) * sizeof (char *));
+  p->not_observed[n] = xstrdup (sentence);
   p->not_observed[n + 1] = NULL;
 }
 
@@ -146,14 +144,12 @@ not_let_through (const struct judge_s *j, size_t u, char *buf, size_t len)
 static char **
 denied_syscalls (const struct entitle_entry_s *below, const struct judge_s *j)
 {
-  char **names = calloc (j->o->n_syscalls + 1, sizeof (char *)), how[200];
+  char **names = xcalloc (j->o->n_syscalls + 1, sizeof (char *)), how[200];
   size_t u, n = 0;
 
-  if (names == NULL)
-    abort ();
   for (u = 0; u < j->o->n_syscalls; u++)
     if (denies_use (below, j, u, how, sizeof (how)))
-      names[n++] = entitle_xstrdup (j->o->syscalls[u].name);
+      names[n++] = xstrdup (j->o->syscalls[u].name);
   return names;
 }
 
@@ -174,19 +170,19 @@ narrower_rung (const struct entitle_entry_s *const *rungs, size_t i, const struc
   if (i == 0)
     {
       snprintf (line, sizeof (line), "no %s.* rung: nothing the run used needs it", domain);
-      it->narrower = entitle_xstrdup (line);
+      it->narrower = xstrdup (line);
       return;
     }
   for (u = 0; u < n; u++)
     if (denies_use (rungs[i - 1], j, u, how, sizeof (how)) && not_let_through (j, u, why, sizeof (why)))
       {
         snprintf (line, sizeof (line), "none: %s, and no narrower %s.* rung allows it", why, domain);
-        it->narrower = entitle_xstrdup (line);
+        it->narrower = xstrdup (line);
         return;
       }
   describe_use (j->o, first_denied (rungs[i - 1], j), how, sizeof (how));
   snprintf (line, sizeof (line), "no %s.* rung: the engine's config let %s through in the run", domain, how);
-  it->narrower = entitle_xstrdup (line);
+  it->narrower = xstrdup (line);
   it->narrower_syscalls = denied_syscalls (rungs[i - 1], j);
 }
 
@@ -355,11 +351,8 @@ static void
 propose_values (const struct entitle_entry_s *m, const struct entitle_observed_s *o,
                 const struct entitle_entry_s *const *chosen, size_t n_chosen, struct entitle_proposal_s *p)
 {
-  cleanup_free struct value_s *v = calloc (o->n_events + 1, sizeof (*v));
+  cleanup_free struct value_s *v = xcalloc (o->n_events + 1, sizeof (*v));
   size_t n = 0, i;
-
-  if (v == NULL)
-    abort ();
   for (i = 0; i < o->n_events; i++)
     {
       const struct entitle_event *ev = &o->events[i];
@@ -454,8 +447,7 @@ entitle_proposal_list (const struct entitle_proposal_s *p)
 
   for (i = 0; i < p->n; i++)
     len += strlen (p->items[i].entitlement) + 1;
-  if ((out = calloc (1, len)) == NULL)
-    abort ();
+  out = xcalloc (1, len);
   for (i = 0; i < p->n; i++)
     {
       if (i)

@@ -160,8 +160,8 @@ host_syscalls (struct entitle_ctx_s *ctx)
 
   if (ctx->syscall_names)
     return ctx->syscall_names;
-  names = malloc (cap * sizeof (char *));
-  for (; names && (a == NULL || *a); a = a ? a + 1 : NULL)
+  names = xmalloc (cap * sizeof (char *));
+  for (; (a == NULL || *a); a = a ? a + 1 : NULL)
     {
       /* An architecture entitle has no map for: its native names only.  */
       uint32_t token = a ? arch_token (*a) : seccomp_arch_native ();
@@ -175,8 +175,6 @@ host_syscalls (struct entitle_ctx_s *ctx)
       if (a == NULL)
         break;
     }
-  if (names == NULL)
-    abort ();
   entitle_strv_sort_uniq (names, n);
   ctx->syscall_names = names;
   return names;

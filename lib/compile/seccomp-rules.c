@@ -157,9 +157,7 @@ push_rule (struct rules *out, const struct cond *first, struct cond c)
   if (out->n == out->cap)
     {
       out->cap = out->cap ? 2 * out->cap : 64;
-      out->v = realloc (out->v, out->cap * sizeof (*out->v));
-      if (out->v == NULL)
-        abort ();
+      out->v = xrealloc (out->v, out->cap * sizeof (*out->v));
     }
   out->v[out->n++] = first ? (struct rule){ 2, { *first, c } } : (struct rule){ 1, { c } };
 }
@@ -827,13 +825,10 @@ allow_custom (json_t *seccomp, const struct entitle_sys_rule_s *cr, const struct
 static void
 apply_custom (json_t *seccomp, const struct entitle_sys_rule_s *cr)
 {
-  cleanup_free struct rule *allow = calloc (64 * ENTITLE_SYS_RULE_ARGS, sizeof (*allow));
+  cleanup_free struct rule *allow = xcalloc (64 * ENTITLE_SYS_RULE_ARGS, sizeof (*allow));
   struct rule all = { cr->n_args, { { 0 } } };
   size_t nallow = 0;
   unsigned i;
-
-  if (allow == NULL)
-    abort ();
   for (i = 0; i < cr->n_args; i++)
     {
       all.c[i] = (struct cond){ cr->args[i].index, cr->args[i].op, cr->args[i].value, cr->args[i].value_two };
@@ -963,9 +958,9 @@ entitle_seccomp_allowed_names (const json_t *seccomp)
 {
   const json_t *syscalls = json_get (seccomp, "syscalls");
   size_t i, j, n = 0, cap = 16;
-  char **out = malloc (cap * sizeof (char *));
+  char **out = xmalloc (cap * sizeof (char *));
 
-  for (i = 0; out && syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
+  for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
       const json_t *r = syscalls->items[i], *names = json_get (r, "names");
       if (!entitle_seccomp_action_allows (json_string (json_get (r, "action"))) || names == NULL)
@@ -975,14 +970,10 @@ entitle_seccomp_allowed_names (const json_t *seccomp)
           if (json_string (names->items[j]) == NULL)
             continue;
           if (n + 1 >= cap)
-            out = realloc (out, (cap *= 2) * sizeof (char *));
-          if (out == NULL)
-            abort ();
-          out[n++] = strdup (names->items[j]->text);
+            out = xrealloc (out, (cap *= 2) * sizeof (char *));
+          out[n++] = xstrdup (names->items[j]->text);
         }
     }
-  if (out == NULL)
-    abort ();
   entitle_strv_sort_uniq (out, n);
   return out;
 }

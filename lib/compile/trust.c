@@ -112,9 +112,7 @@ names_of (const json_t *seccomp, struct names_s *set)
   while (size < 2 * n)
     size *= 2;
   set->mask = size - 1;
-  set->slot = calloc (size, sizeof (*set->slot));
-  if (set->slot == NULL)
-    abort ();
+  set->slot = xcalloc (size, sizeof (*set->slot));
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
       const json_t *r = syscalls->items[i], *names = json_get (r, "names");

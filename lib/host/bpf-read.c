@@ -103,8 +103,7 @@ entitle_store_read (struct entitle_event **events, size_t *n, entitle_error_t *e
   *n = 0;
   if (fd < 0)
     return entitle_make_sys_error (err, "open the store `%s/entitle_events`", ENTITLE_BPF_PINS);
-  if ((ev = calloc (ENTITLE_EVENTS, sizeof (*ev))) == NULL)
-    abort ();
+  ev = xcalloc (ENTITLE_EVENTS, sizeof (*ev));
   /* Slots never written hold 0; one being written holds 0 until done.  */
   for (i = 0; i < ENTITLE_EVENTS; i++)
     if (entitle_bpf_lookup (fd, &i, &ev[*n]) == 0 && ev[*n].seq != 0)

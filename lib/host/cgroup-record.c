@@ -44,8 +44,7 @@ shard_dir (const char *dir, unsigned shard)
 {
   char *path;
 
-  if (asprintf (&path, "%s/%02x", dir, shard) < 0)
-    abort ();
+  xasprintf (&path, "%s/%02x", dir, shard);
   return path;
 }
 
@@ -54,8 +53,7 @@ record_path (const char *dir, uint64_t cgroup_id)
 {
   char *path;
 
-  if (asprintf (&path, "%s/%02x/%" PRIu64, dir, shard_of (cgroup_id), cgroup_id) < 0)
-    abort ();
+  xasprintf (&path, "%s/%02x/%" PRIu64, dir, shard_of (cgroup_id), cgroup_id);
   return path;
 }
 
@@ -72,10 +70,8 @@ entitle_cgroup_record_write (const char *state_dir, const struct entitle_cgroup_
   ret = entitle_mkdir_state (shard, 2, err);
   if (ret < 0)
     return ret;
-  n = asprintf (&text, "%s\n%s\n%s\n%s\n%s\n", r->root, r->id, r->bundle, r->entitlements,
-                r->sources ? r->sources : "");
-  if (n < 0)
-    abort ();
+  n = xasprintf (&text, "%s\n%s\n%s\n%s\n%s\n", r->root, r->id, r->bundle, r->entitlements,
+                 r->sources ? r->sources : "");
   if (n > RECORD_SIZE)
     return entitle_make_error (err, EFBIG, "the record of container `%s` is larger than %d bytes", r->id, RECORD_SIZE);
   /* No fsync: a record lost to a crash costs `why` a name, not a denial.  */
@@ -170,8 +166,8 @@ recorded_ids (const char *dir, size_t *n)
 
       if (e->d_name[0] < '0' || e->d_name[0] > '9' || *end != '\0')
         continue;
-      if (*n == cap && (ids = realloc (ids, (cap = cap ? 2 * cap : 64) * sizeof (*ids))) == NULL)
-        abort ();
+      if (*n == cap)
+        ids = xrealloc (ids, (cap = cap ? 2 * cap : 64) * sizeof (*ids));
       ids[(*n)++] = id;
     }
   return ids;
@@ -205,8 +201,8 @@ find_in_shard (const char *state_dir, const char *dir, unsigned shard, const cha
           entitle_cgroup_record_free (&r);
           continue;
         }
-      if (*n == *cap && (out = realloc (out, (*cap = *cap ? 2 * *cap : 4) * sizeof (*out))) == NULL)
-        abort ();
+      if (*n == *cap)
+        out = xrealloc (out, (*cap = *cap ? 2 * *cap : 4) * sizeof (*out));
       out[(*n)++] = r;
     }
   return out;
@@ -216,12 +212,9 @@ struct entitle_cgroup_record_s *
 entitle_cgroup_record_find (const char *state_dir, const char *root, const char *id, size_t *n)
 {
   cleanup_free char *dir = record_dir (state_dir);
-  struct entitle_cgroup_record_s *out = calloc (1, sizeof (*out));
+  struct entitle_cgroup_record_s *out = xcalloc (1, sizeof (*out));
   size_t cap = 1;
   unsigned shard;
-
-  if (out == NULL)
-    abort ();
   *n = 0;
   for (shard = 0; shard < RECORD_SHARDS; shard++)
     out = find_in_shard (state_dir, dir, shard, root, id, out, n, &cap);
@@ -266,12 +259,10 @@ entitle_cgroup_record_collect (const char *state_dir, const char *cgroup2, uint6
   cleanup_close int mntfd = open (cgroup2, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   size_t n, i, n_dead = 0, removed = 0, kept;
   cleanup_free uint64_t *ids = recorded_ids (dir, &n);
-  cleanup_free struct dead_s *dead = calloc (n + 1, sizeof (*dead));
+  cleanup_free struct dead_s *dead = xcalloc (n + 1, sizeof (*dead));
   time_t now = time (NULL);
 
   /* A cgroup this mount namespace cannot see is kept for one that can.  */
-  if (dead == NULL)
-    abort ();
   if (mntfd < 0)
     return;
   for (i = 0; i < n; i++)

@@ -176,8 +176,7 @@ edit_podman (const char *path, const char *text, size_t len, const struct entitl
   for (i = 0; i < n && ret == 0; i++)
     {
       cleanup_free char *binary = entitle_toml_string (runtimes[i].binary), *value = NULL;
-      if (asprintf (&value, "[%s]", binary) < 0)
-        abort ();
+      xasprintf (&value, "[%s]", binary);
       ret = entitle_toml_set (doc, table, runtimes[i].name, value, err);
     }
   for (i = 0; i < n && ret == 0; i++)
@@ -262,8 +261,7 @@ docker_profile_arg (json_t *entry, const char *profile, const char *path, entitl
     return entitle_make_error (err, EINVAL, "`%s`: `runtimeArgs` is not an array", path);
   if (args == NULL)
     args = json_get_or_add (entry, "runtimeArgs", JSON_ARRAY);
-  if (asprintf (&arg, "--entitle-profile=%s", profile) < 0)
-    abort ();
+  xasprintf (&arg, "--entitle-profile=%s", profile);
   if (args->n > 0 && json_string (args->items[args->n - 1]) && strcmp (json_string (args->items[args->n - 1]), arg) == 0
       && profile_args (args) == 1)
     return 0;
@@ -348,9 +346,7 @@ edit_docker (const char *path, const char *text, size_t len, const struct entitl
       docker_set_in_place (doc, "default-runtime", json_new_string (runtimes[i].name));
   if (blank != len && json_equal (doc, before))
     {
-      *out = strndup (text, len);
-      if (*out == NULL)
-        abort ();
+      *out = xstrndup (text, len);
       *out_len = len;
       return 0;
     }
@@ -360,9 +356,7 @@ edit_docker (const char *path, const char *text, size_t len, const struct entitl
 static int
 copy_text (const char *text, size_t len, char **out, size_t *out_len)
 {
-  *out = strndup (text, len);
-  if (*out == NULL)
-    abort ();
+  *out = xstrndup (text, len);
   *out_len = len;
   return 0;
 }
@@ -475,8 +469,7 @@ xasprintf_name (const char *dir, const char *profile)
 {
   char *s;
 
-  if (asprintf (&s, "%s%sentitle%s%s", dir ? dir : "", dir ? "/" : "", profile ? "-" : "", profile ? profile : "") < 0)
-    abort ();
+  xasprintf (&s, "%s%sentitle%s%s", dir ? dir : "", dir ? "/" : "", profile ? "-" : "", profile ? profile : "");
   return s;
 }
 
@@ -484,23 +477,19 @@ struct entitle_engine_runtime_s *
 entitle_engine_runtimes (const struct entitle_engine_s *engine, const char *binary, char *const *profiles, size_t *n)
 {
   struct entitle_engine_runtime_s *r;
-  cleanup_free char *copy = strdup (binary);
+  cleanup_free char *copy = xstrdup (binary);
   const char *dir;
   size_t i, count = 1;
 
   while (profiles && profiles[count - 1])
     count++;
-  r = calloc (count, sizeof (*r));
-  if (r == NULL || copy == NULL)
-    abort ();
+  r = xcalloc (count, sizeof (*r));
   dir = dirname (copy);
   for (i = 0; i < count; i++)
     {
       r[i].profile = i ? profiles[i - 1] : NULL;
       r[i].name = xasprintf_name (NULL, r[i].profile);
-      r[i].binary = r[i].profile && engine->symlinks ? xasprintf_name (dir, r[i].profile) : strdup (binary);
-      if (r[i].binary == NULL)
-        abort ();
+      r[i].binary = r[i].profile && engine->symlinks ? xasprintf_name (dir, r[i].profile) : xstrdup (binary);
     }
   *n = count;
   return r;

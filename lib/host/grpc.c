@@ -147,9 +147,7 @@ send_request (struct conn_s *c, const char *method, const char *hname, const cha
     }
   if (len > MAX_FRAME - 5)
     return -EMSGSIZE;
-  msg = malloc (len + 5);
-  if (msg == NULL)
-    abort ();
+  msg = xmalloc (len + 5);
   /* The gRPC message: not compressed, its length, the bytes.  */
   msg[0] = 0;
   msg[1] = (unsigned char)(len >> 24), msg[2] = (unsigned char)(len >> 16), msg[3] = (unsigned char)(len >> 8);
@@ -195,9 +193,7 @@ take_data (unsigned char *payload, size_t len, unsigned flags, unsigned char **b
     }
   if (*n + len > ENTITLE_GRPC_MAX_RESPONSE + 5)
     return -EFBIG;
-  p = realloc (*body, *n + len + 1);
-  if (p == NULL)
-    abort ();
+  p = xrealloc (*body, *n + len + 1);
   memcpy (p + *n, payload, len);
   *body = p;
   *n += len;
@@ -224,9 +220,7 @@ read_response (struct conn_s *c, unsigned char **body, size_t *n)
       stream = ((uint32_t)h[5] << 24 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 8 | h[8]) & 0x7fffffff;
       if (len > MAX_FRAME)
         return -EPROTO;
-      payload = malloc (len + 1);
-      if (payload == NULL)
-        abort ();
+      payload = xmalloc (len + 1);
       ret = read_full (c, payload, len);
       if (ret == 0 && type == FRAME_SETTINGS && !(flags & FLAG_ACK))
         ret = send_frame (c, FRAME_SETTINGS, FLAG_ACK, 0, NULL, 0);

@@ -54,9 +54,7 @@ is (const struct entitle_pb_field_s *f, const char *s)
 static char *
 dup_field (const struct entitle_pb_field_s *f)
 {
-  char *s = strndup (f->data ? (const char *)f->data : "", f->len);
-  if (s == NULL)
-    abort ();
+  char *s = xstrndup (f->data ? (const char *)f->data : "", f->len);
   return s;
 }
 
@@ -74,7 +72,7 @@ cri_image_ref (const struct entitle_pb_field_s *any_value)
       return NULL;
     }
   ref = json_string (json_get (json_get (doc, "Metadata"), "ImageRef"));
-  return entitle_image_digest_valid (ref) ? entitle_xstrdup (ref) : NULL;
+  return entitle_image_digest_valid (ref) ? xstrdup (ref) : NULL;
 }
 
 struct record_s

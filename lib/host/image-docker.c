@@ -24,8 +24,7 @@ read_record (const char *root, const char *id, json_t **doc, entitle_error_t *er
   size_t len;
   int ret;
 
-  if (asprintf (&rel, "containers/%s/config.v2.json", id) < 0)
-    abort ();
+  xasprintf (&rel, "containers/%s/config.v2.json", id);
   ret = entitle_file_read_beneath (root, rel, ENTITLE_IMAGE_MAX_RECORD, &raw, &len, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "Docker's record of container %s", id);
@@ -46,8 +45,7 @@ check_mount (const char *root, const char *driver, const char *id, const json_t 
   size_t len;
   int ret;
 
-  if (asprintf (&rel, "image/%s/layerdb/mounts/%s/mount-id", driver, id) < 0)
-    abort ();
+  xasprintf (&rel, "image/%s/layerdb/mounts/%s/mount-id", driver, id);
   ret = entitle_file_read_beneath (root, rel, 256, &raw, &len, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "Docker's record of container %s", id);
@@ -89,7 +87,6 @@ entitle_image_docker (const struct entitle_config_s *cfg, const char *id, const 
   ret = check_mount (root, driver, id, spec, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  if (asprintf (&rel, "image/%s/imagedb/content/sha256/%s", driver, image + 7) < 0)
-    abort ();
+  xasprintf (&rel, "image/%s/imagedb/content/sha256/%s", driver, image + 7);
   return entitle_image_config_label (root, rel, image + 7, out, err);
 }

@@ -57,8 +57,8 @@ label_of (const json_t *doc, const char *digest, struct entitle_image_request_s 
   if (v->type != JSON_STRING || strlen (v->text) != v->len)
     return entitle_make_error (err, EINVAL, "image %s: its label `%s` must be a string without NUL bytes", digest,
                                ENTITLE_ANNOTATION);
-  out->entitlements = entitle_xstrdup (v->text);
-  out->digest = entitle_xstrdup (digest);
+  out->entitlements = xstrdup (v->text);
+  out->digest = xstrdup (digest);
   return 1;
 }
 
@@ -104,13 +104,10 @@ storage_root_of (char **roots, const char *bundle, const char *id, char **driver
         continue;
       if ((size_t)(slash - rest) <= strlen (suffix) || memcmp (slash - strlen (suffix), suffix, strlen (suffix)) != 0)
         continue;
-      if (asprintf (&want, "/%s/userdata", id) < 0)
-        abort ();
+      xasprintf (&want, "/%s/userdata", id);
       if (strcmp (slash, want) != 0)
         continue;
-      *driver = strndup (rest, (size_t)(slash - rest) - strlen (suffix));
-      if (*driver == NULL)
-        abort ();
+      *driver = xstrndup (rest, (size_t)(slash - rest) - strlen (suffix));
       return *r;
     }
   return NULL;
@@ -137,9 +134,8 @@ absolute (const char *bundle)
   if (getcwd (cwd, sizeof (cwd)) == NULL)
     return NULL;
   if (bundle == NULL || strcmp (bundle, ".") == 0)
-    return entitle_xstrdup (cwd);
-  if (asprintf (&p, "%s/%s", cwd, bundle) < 0)
-    abort ();
+    return xstrdup (cwd);
+  xasprintf (&p, "%s/%s", cwd, bundle);
   return p;
 }
 
@@ -165,9 +161,7 @@ containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
   for (s = sockets; s && *s; s++)
     if (strncmp (ttrpc, *s, strlen (*s)) == 0 && strcmp (ttrpc + strlen (*s), ".ttrpc") == 0)
       {
-        *ns = strndup (t, (size_t)(slash - t));
-        if (*ns == NULL)
-          abort ();
+        *ns = xstrndup (t, (size_t)(slash - t));
         return *s;
       }
   return NULL;

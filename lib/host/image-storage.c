@@ -98,8 +98,7 @@ one_entry (const char *raw, size_t len, const char *id)
   json_t *entry = NULL;
   entitle_error_t err = NULL;
 
-  if (asprintf (&needle, "{\"id\":\"%s\"", id) < 0)
-    abort ();
+  xasprintf (&needle, "{\"id\":\"%s\"", id);
   p = memmem (raw, len, needle, strlen (needle));
   if (p == NULL || memmem (p + 1, len - (size_t)(p + 1 - raw), needle, strlen (needle)))
     return NULL;
@@ -124,8 +123,8 @@ entitle_image_storage (const char *root, const char *driver, const char *id, con
   size_t len;
   int ret;
 
-  if (asprintf (&rel, "%s-containers/containers.json", driver) < 0 || asprintf (&file, "%s/%s", root, rel) < 0)
-    abort ();
+  xasprintf (&rel, "%s-containers/containers.json", driver);
+  xasprintf (&file, "%s/%s", root, rel);
   ret = entitle_file_read_beneath (root, rel, ENTITLE_IMAGE_MAX_RECORD, &raw, &len, err);
   if (ret == 0 && (list = one_entry (raw, len, id)) != NULL)
     entry = list;
@@ -149,7 +148,6 @@ entitle_image_storage (const char *root, const char *driver, const char *id, con
   snprintf (digest, sizeof (digest), "sha256:%s", image);
   big_data_name (digest, name);
   free (rel);
-  if (asprintf (&rel, "%s-images/%s/%s", driver, image, name) < 0)
-    abort ();
+  xasprintf (&rel, "%s-images/%s/%s", driver, image, name);
   return entitle_image_config_label (root, rel, image, out, err);
 }

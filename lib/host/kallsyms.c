@@ -33,8 +33,7 @@ push (struct addrs_s *a, uint64_t addr)
   if (a->n == a->room)
     {
       a->room = a->room ? a->room * 2 : 65536;
-      if ((a->v = realloc (a->v, a->room * sizeof (*a->v))) == NULL)
-        abort ();
+      a->v = xrealloc (a->v, a->room * sizeof (*a->v));
     }
   a->v[a->n++] = addr;
 }

@@ -25,8 +25,7 @@ mark_path (const char *state_dir, const char *root, const char *id)
 
   if (id == NULL || *id == '\0' || strchr (id, '/') || strcmp (id, "..") == 0 || strcmp (id, ".") == 0)
     return NULL;
-  if (asprintf (&path, "%s/%s.%016llx", dir, id, (unsigned long long)h) < 0)
-    abort ();
+  xasprintf (&path, "%s/%s.%016llx", dir, id, (unsigned long long)h);
   return path;
 }
 

@@ -27,9 +27,7 @@ entitle_runtime_roots_base (void)
 static void
 push (char ***v, size_t *n, char *s)
 {
-  *v = realloc (*v, (*n + 2) * sizeof (char *));
-  if (*v == NULL || s == NULL)
-    abort ();
+  *v = xrealloc (*v, (*n + 2) * sizeof (char *));
   (*v)[(*n)++] = s;
   (*v)[*n] = NULL;
 }
@@ -37,10 +35,7 @@ push (char ***v, size_t *n, char *s)
 static char **
 empty (void)
 {
-  char **v = calloc (1, sizeof (char *));
-
-  if (v == NULL)
-    abort ();
+  char **v = xcalloc (1, sizeof (char *));
   return v;
 }
 
@@ -49,8 +44,7 @@ join_path (const char *a, const char *b, const char *c)
 {
   char *p;
 
-  if (asprintf (&p, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "") < 0)
-    abort ();
+  xasprintf (&p, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "");
   return p;
 }
 
@@ -106,7 +100,7 @@ entitle_runtime_roots_holding (char *const *roots, const char *id)
       cleanup_free char *dir = join_path (*roots, id, NULL);
 
       if (stat (dir, &st) == 0 && S_ISDIR (st.st_mode))
-        push (&v, &n, entitle_xstrdup (*roots));
+        push (&v, &n, xstrdup (*roots));
     }
   return v;
 }

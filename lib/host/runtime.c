@@ -113,8 +113,7 @@ search_path (const char *name, const struct selves *self)
   for (dir = strtok_r (dirs, ":", &save); dir; dir = strtok_r (NULL, ":", &save))
     {
       char *candidate;
-      if (asprintf (&candidate, "%s/%s", *dir ? dir : ".", name) < 0)
-        abort ();
+      xasprintf (&candidate, "%s/%s", *dir ? dir : ".", name);
       if (usable (candidate, self) > 0)
         return candidate;
       free (candidate);

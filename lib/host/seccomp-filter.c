@@ -57,8 +57,7 @@ read_one (const struct entitle_kernel_s *k, pid_t pid, bool extended, unsigned l
                                    index, (int)pid);
   f->kind = ENTITLE_FILTER_CLASSIC;
   f->n = (size_t)n;
-  if ((f->insns = calloc (f->n + 1, sizeof (*f->insns))) == NULL)
-    abort ();
+  f->insns = xcalloc (f->n + 1, sizeof (*f->insns));
   if (k->ptrace (PTRACE_SECCOMP_GET_FILTER, pid, index, (unsigned long)f->insns) < 0)
     {
       free (f->insns);
@@ -80,8 +79,7 @@ read_all (const struct entitle_kernel_s *k, pid_t pid, bool extended, struct ent
       ret = read_one (k, pid, extended, *n, &f, err);
       if (ret <= 0)
         return ret;
-      if ((*filters = realloc (*filters, (*n + 1) * sizeof (**filters))) == NULL)
-        abort ();
+      *filters = xrealloc (*filters, (*n + 1) * sizeof (**filters));
       (*filters)[(*n)++] = f;
     }
 }
@@ -172,8 +170,7 @@ entitle_disasm_start (struct entitle_disasm_s *d, const struct sock_filter *insn
 {
   d->insns = insns;
   d->n = n;
-  if ((d->st = calloc (n + 1, sizeof (*d->st))) == NULL)
-    abort ();
+  d->st = xcalloc (n + 1, sizeof (*d->st));
   d->st[0] = (struct entitle_disasm_state){ true, -1, 0 };
 }
 

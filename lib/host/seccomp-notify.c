@@ -86,8 +86,7 @@ record (struct entitle_notify_s *l, const struct seccomp_notif *req)
       free (name);
       return;
     }
-  if ((l->uses = realloc (l->uses, (l->n_uses + 1) * sizeof (*l->uses))) == NULL)
-    abort ();
+  l->uses = xrealloc (l->uses, (l->n_uses + 1) * sizeof (*l->uses));
   l->uses[l->n_uses++] = u;
 }
 

@@ -55,8 +55,7 @@ char *
 entitle_state_path (const char *state_dir, const char *name)
 {
   char *p;
-  if (asprintf (&p, "%s/%s", state_dir ? state_dir : DEFAULT_STATE_DIR, name) < 0)
-    abort ();
+  xasprintf (&p, "%s/%s", state_dir ? state_dir : DEFAULT_STATE_DIR, name);
   return p;
 }
 
@@ -105,32 +104,27 @@ char *
 entitle_config_grant_hint (const struct entitle_config_s *cfg, const char *name)
 {
   char *hint;
-  int n;
 
   if (cfg->present)
-    n = asprintf (&hint, "not granted by %s", cfg->path);
+    xasprintf (&hint, "not granted by %s", cfg->path);
   else if (cfg->path && *cfg->path)
-    n = asprintf (&hint,
-                  "not granted by an admin config: there is none at %s (to grant it, an admin writes "
-                  "{\"grant\": [\"%.1024s\"]} there; see entitle.json(5))",
-                  cfg->path, name);
+    xasprintf (&hint,
+               "not granted by an admin config: there is none at %s (to grant it, an admin writes "
+               "{\"grant\": [\"%.1024s\"]} there; see entitle.json(5))",
+               cfg->path, name);
   else
-    n = asprintf (&hint,
-                  "not granted by an admin config: there is none (ENTITLE_CONFIG is set and empty; to "
-                  "grant it, an admin names a file holding {\"grant\": [\"%.1024s\"]} in "
-                  "ENTITLE_CONFIG or --entitle-config; see entitle.json(5))",
-                  name);
-  if (n < 0)
-    abort ();
+    xasprintf (&hint,
+               "not granted by an admin config: there is none (ENTITLE_CONFIG is set and empty; to "
+               "grant it, an admin names a file holding {\"grant\": [\"%.1024s\"]} in "
+               "ENTITLE_CONFIG or --entitle-config; see entitle.json(5))",
+               name);
   return hint;
 }
 
 static char **
 empty_list (void)
 {
-  char **l = calloc (1, sizeof (char *));
-  if (l == NULL)
-    abort ();
+  char **l = xcalloc (1, sizeof (char *));
   return l;
 }
 
@@ -142,9 +136,7 @@ list_of (const json_t *v, const char *what, char ***out, const char *path, entit
 
   if (v->type != JSON_ARRAY)
     return entitle_make_error (err, EINVAL, "`%s`: %s must be an array of strings", path, what);
-  l = calloc (v->n + 1, sizeof (char *));
-  if (l == NULL)
-    abort ();
+  l = xcalloc (v->n + 1, sizeof (char *));
   for (i = 0; i < v->n; i++)
     {
       if (v->items[i]->type != JSON_STRING)
@@ -152,7 +144,7 @@ list_of (const json_t *v, const char *what, char ***out, const char *path, entit
           cleanup_strvp (&l);
           return entitle_make_error (err, EINVAL, "`%s`: %s must be an array of strings", path, what);
         }
-      l[i] = entitle_xstrdup (v->items[i]->text);
+      l[i] = xstrdup (v->items[i]->text);
     }
   cleanup_strvp (out);
   *out = l;
@@ -219,9 +211,7 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
   if (v->type != JSON_OBJECT)
     return entitle_make_error (err, EINVAL, "`%s`: `profiles` must be an object of lists", cfg->path);
   entitle_config_free_profiles (cfg);
-  cfg->profiles = calloc (v->n + 1, sizeof (*cfg->profiles));
-  if (cfg->profiles == NULL)
-    abort ();
+  cfg->profiles = xcalloc (v->n + 1, sizeof (*cfg->profiles));
   for (i = 0; i < v->n; i++)
     {
       struct entitle_profile_s *p = &cfg->profiles[i];
@@ -237,7 +227,7 @@ get_profiles (struct entitle_config_s *cfg, const json_t *v, entitle_error_t *er
       ret = list_of (v->items[i], what, &p->entitlements, cfg->path, err);
       if (UNLIKELY (ret < 0))
         return ret;
-      p->name = entitle_xstrdup (v->keys[i]);
+      p->name = xstrdup (v->keys[i]);
       cfg->n_profiles++;
     }
   return 0;
@@ -344,7 +334,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
       if (v->type != JSON_STRING || v->len == 0)
         return entitle_make_error (err, EINVAL, "`%s`: `%s` must be a non-empty string", path, key);
       free (*(char **)field);
-      *(char **)field = entitle_xstrdup (v->text);
+      *(char **)field = xstrdup (v->text);
       return 0;
     case KEY_LIST:
       {
@@ -380,10 +370,7 @@ set_key (struct entitle_config_s *cfg, const char *key, const json_t *v, entitle
 void
 entitle_config_issue (struct entitle_config_issues_s *issues, entitle_error_t *err)
 {
-  char **lines = realloc (issues->lines, (issues->n + 1) * sizeof (*lines));
-
-  if (lines == NULL)
-    abort ();
+  char **lines = xrealloc (issues->lines, (issues->n + 1) * sizeof (*lines));
   issues->lines = lines;
   issues->lines[issues->n++] = get_and_reset (&(*err)->msg);
   entitle_error_release (err);
@@ -412,7 +399,7 @@ parse (struct entitle_config_s *cfg, const char *path, const char *buf, size_t l
   int ret;
 
   free (cfg->path);
-  cfg->path = entitle_xstrdup (path);
+  cfg->path = xstrdup (path);
   if (cfg->defaults == NULL)
     cfg->defaults = empty_list ();
   if (cfg->grant == NULL)
@@ -460,7 +447,7 @@ entitle_config_reset (struct entitle_config_s *cfg)
 
   cfg->path = NULL;
   entitle_config_free (cfg);
-  cfg->path = path ? path : entitle_xstrdup ("");
+  cfg->path = path ? path : xstrdup ("");
   cfg->defaults = empty_list ();
   cfg->grant = empty_list ();
   cfg->require = empty_list ();
@@ -481,7 +468,7 @@ load (struct entitle_config_s *cfg, const char *file, bool lean, entitle_error_t
     path = env, by = "ENTITLE_CONFIG";
   else
     path = ENTITLE_CONFIG_FILE, by = NULL;
-  cfg->path = entitle_xstrdup (path);
+  cfg->path = xstrdup (path);
   entitle_config_reset (cfg);
   cfg->lean = lean;
   if (file && *file == '\0')
@@ -568,9 +555,7 @@ entitle_config_select_profile (struct entitle_config_s *cfg, const char *name, e
       }
   for (i = 0; i < cfg->n_profiles; i++)
     len += strlen (cfg->profiles[i].name) + 4;
-  names = calloc (1, len);
-  if (names == NULL)
-    abort ();
+  names = xcalloc (1, len);
   for (i = 0; i < cfg->n_profiles; i++)
     {
       strcat (names, i ? ", `" : "`");

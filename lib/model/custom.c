@@ -39,11 +39,9 @@ struct build_s
 static void *
 own (struct entitle_catalogue_s *cat, void *p)
 {
-  void **o = realloc (cat->owned, (cat->n_owned + 1) * sizeof (*o));
-
-  if (o == NULL || p == NULL)
+  if (p == NULL)
     abort ();
-  cat->owned = o;
+  cat->owned = xrealloc (cat->owned, (cat->n_owned + 1) * sizeof (*cat->owned));
   cat->owned[cat->n_owned++] = p;
   return p;
 }
@@ -51,16 +49,13 @@ own (struct entitle_catalogue_s *cat, void *p)
 static char *
 own_str (struct entitle_catalogue_s *cat, const char *s)
 {
-  return own (cat, strdup (s));
+  return own (cat, xstrdup (s));
 }
 
 static void
 vec_push (struct vec_s *vec, char *s)
 {
-  char **v = realloc (vec->v, (vec->n + 2) * sizeof (*v));
-
-  if (v == NULL)
-    abort ();
+  char **v = xrealloc (vec->v, (vec->n + 2) * sizeof (*v));
   vec->v = v;
   vec->v[vec->n++] = s;
   vec->v[vec->n] = NULL;
@@ -252,7 +247,7 @@ parse_rule_key (struct build_s *b, struct entitle_sys_rule_s *r, const char *key
       char **names;
       if ((ret = strings (v, "seccomp.names", err)) < 0)
         return ret;
-      names = own (b->cat, calloc (v->n + 1, sizeof (char *)));
+      names = own (b->cat, xcalloc (v->n + 1, sizeof (char *)));
       for (i = 0; i < v->n; i++)
         names[i] = own_str (b->cat, v->items[i]->text);
       r->names = (const char *const *)names;
@@ -297,9 +292,7 @@ file_rule (struct build_s *b, struct entitle_sys_rule_s *r)
         vec_push (plain_deny ? &b->deny : &b->allow, (char *)*n);
       return;
     }
-  rules = realloc (b->rules, (b->n_rules + 1) * sizeof (*rules));
-  if (rules == NULL)
-    abort ();
+  rules = xrealloc (b->rules, (b->n_rules + 1) * sizeof (*rules));
   b->rules = rules;
   b->rules[b->n_rules++] = *r;
 }
@@ -347,7 +340,7 @@ parse_paths (struct build_s *b, const json_t *v, const char *what, const char *c
 
   if (UNLIKELY (ret < 0))
     return ret;
-  paths = own (b->cat, calloc (v->n + 1, sizeof (char *)));
+  paths = own (b->cat, xcalloc (v->n + 1, sizeof (char *)));
   for (i = 0; i < v->n; i++)
     {
       if (!entitle_value_path.parse (v->items[i]->text, &unused))
@@ -383,8 +376,7 @@ parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_erro
       struct entitle_request_s req;
       cleanup_free char *text = NULL;
 
-      if (asprintf (&text, "network.%s=%s", key, v->items[i]->text) < 0)
-        abort ();
+      xasprintf (&text, "network.%s=%s", key, v->items[i]->text);
       ret = entitle_parse_one (NULL, text, strlen (text), &req, err);
       if (UNLIKELY (ret < 0))
         return entitle_error_wrap (err, "`%s`", key);
@@ -449,8 +441,7 @@ parse_prog (struct build_s *b, const json_t *v, struct entitle_prog_s *p, entitl
       return entitle_make_error (err, EINVAL, "`bpf`: unknown key `%s` (object, program, attach)", v->keys[i]);
   if (v->type != JSON_OBJECT || object == NULL || !*object || program == NULL || !*program || attach == NULL)
     return entitle_make_error (err, EINVAL, "`bpf`: each program needs `object`, `program` and `attach` strings");
-  if (asprintf (&path, "%s%s%s", object[0] == '/' ? "" : b->dir, object[0] == '/' ? "" : "/", object) < 0)
-    abort ();
+  xasprintf (&path, "%s%s%s", object[0] == '/' ? "" : b->dir, object[0] == '/' ? "" : "/", object);
   p->object = own (b->cat, path);
   p->program = own_str (b->cat, program);
   return parse_point (p, own_str (b->cat, attach), err);
@@ -466,7 +457,7 @@ parse_bpf (struct build_s *b, const json_t *v, entitle_error_t *err)
 
   if (v->type != JSON_ARRAY || v->n == 0 || v->n > ENTITLE_CUSTOM_MAX_PROGS)
     return entitle_make_error (err, EINVAL, "`bpf` must be an array of 1 to %d programs", ENTITLE_CUSTOM_MAX_PROGS);
-  progs = own (b->cat, calloc (v->n, sizeof (*progs)));
+  progs = own (b->cat, xcalloc (v->n, sizeof (*progs)));
   for (i = 0; i < v->n; i++)
     if ((ret = parse_prog (b, v->items[i], &progs[i], err)) < 0)
       return ret;
@@ -484,7 +475,7 @@ parse_data (struct build_s *b, const json_t *v, entitle_error_t *err)
 
   if (v->type != JSON_ARRAY || v->n == 0 || v->n > ENTITLE_CUSTOM_DATA_MAX)
     return entitle_make_error (err, EINVAL, "`data` must be an array of 1 to %d unsigned integers", ENTITLE_CUSTOM_DATA_MAX);
-  data = own (b->cat, calloc (v->n, sizeof (*data)));
+  data = own (b->cat, xcalloc (v->n, sizeof (*data)));
   for (i = 0; i < v->n; i++)
     if (!u64_of (v->items[i], &data[i]))
       return entitle_make_error (err, EINVAL, "`data` must be an array of 1 to %d unsigned integers", ENTITLE_CUSTOM_DATA_MAX);
@@ -503,7 +494,7 @@ parse_contradicts (struct build_s *b, const json_t *v, entitle_error_t *err)
 
   if (UNLIKELY (ret < 0))
     return ret;
-  names = own (b->cat, calloc (v->n + 1, sizeof (char *)));
+  names = own (b->cat, xcalloc (v->n + 1, sizeof (char *)));
   for (i = 0; i < v->n; i++)
     names[i] = own_str (b->cat, v->items[i]->text);
   b->row->contradicts = (const char *const *)names;
@@ -583,7 +574,7 @@ hash_json (uint64_t h, const json_t *v)
 static const char *
 digest_of (struct entitle_catalogue_s *cat, const json_t *v)
 {
-  char *out = own (cat, malloc (17));
+  char *out = own (cat, xmalloc (17));
 
   snprintf (out, 17, "%016llx", (unsigned long long)hash_json (ENTITLE_FNV_OFFSET, v));
   return out;
@@ -696,18 +687,15 @@ dir_of (const char *path)
 {
   const char *slash = strrchr (path, '/');
   char cwd[PATH_MAX], *dir;
-  int n;
 
   if (slash == path)
-    n = asprintf (&dir, "/");
+    xasprintf (&dir, "/");
   else if (path[0] == '/')
-    n = asprintf (&dir, "%.*s", (int)(slash - path), path);
+    xasprintf (&dir, "%.*s", (int)(slash - path), path);
   else if (getcwd (cwd, sizeof (cwd)) == NULL)
-    n = asprintf (&dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    xasprintf (&dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
   else
-    n = asprintf (&dir, "%s%s%.*s", cwd, slash ? "/" : "", slash ? (int)(slash - path) : 0, path);
-  if (n < 0)
-    abort ();
+    xasprintf (&dir, "%s%s%.*s", cwd, slash ? "/" : "", slash ? (int)(slash - path) : 0, path);
   return dir;
 }
 
@@ -720,9 +708,7 @@ merge (struct entitle_catalogue_s *cat, struct entitle_entry_s *custom, size_t n
   const struct entitle_entry_s *builtin = entitle_catalogue_rows (NULL, &nb);
 
   qsort (custom, n, sizeof (*custom), compare_rows);
-  cat->rows = calloc (nb + n, sizeof (*cat->rows));
-  if (cat->rows == NULL)
-    abort ();
+  cat->rows = xcalloc (nb + n, sizeof (*cat->rows));
   while (i < nb || k < n)
     if (k == n || (i < nb && strcmp (builtin[i].name, custom[k].name) < 0))
       cat->rows[i + k] = builtin[i], i++;
@@ -747,9 +733,7 @@ entitle_custom_parse (struct entitle_catalogue_s *cat, const char *path, const j
     return entitle_make_error (err, E2BIG, "`%s`: `entitlements` defines %u, more than %d", path, v->n, ENTITLE_CUSTOM_MAX);
   if (v->n == 0)
     return 0;
-  rows = calloc (v->n, sizeof (*rows));
-  if (rows == NULL)
-    abort ();
+  rows = xcalloc (v->n, sizeof (*rows));
   b.path = own_str (cat, path);
   b.dir = own (cat, dir_of (path));
   for (i = 0; ret == 0 && i < v->n; i++)

@@ -18,9 +18,7 @@
 static char *
 printable (const char *s, size_t len)
 {
-  char *p = strndup (s, len);
-  if (p == NULL)
-    abort ();
+  char *p = xstrndup (s, len);
   for (char *q = p; *q; q++)
     if ((unsigned char)*q < ' ' || *q == 0x7f)
       *q = '?';
@@ -99,9 +97,7 @@ entitle_parse_one (const struct entitle_catalogue_s *cat, const char *s, size_t 
   out->entry = e;
   if (eq == NULL)
     return 0;
-  out->value = strndup (eq + 1, len - nlen - 1);
-  if (out->value == NULL)
-    abort ();
+  out->value = xstrndup (eq + 1, len - nlen - 1);
   if (!e->value->parse (out->value, &out->v))
     {
       const struct entitle_value_kind_s *k = e->value;
@@ -132,14 +128,10 @@ entitle_set_add (struct entitle_set_s *set, const struct entitle_request_s *req)
     i++;
   if (i < set->n && compare_request (&set->items[i], req) == 0)
     return;
-  items = realloc (set->items, (set->n + 1) * sizeof (*items));
-  if (items == NULL)
-    abort ();
+  items = xrealloc (set->items, (set->n + 1) * sizeof (*items));
   memmove (&items[i + 1], &items[i], (set->n - i) * sizeof (*items));
   items[i] = *req;
-  items[i].value = req->value ? strdup (req->value) : NULL;
-  if (req->value && items[i].value == NULL)
-    abort ();
+  items[i].value = req->value ? xstrdup (req->value) : NULL;
   set->items = items;
   set->n++;
 }
@@ -324,10 +316,7 @@ char *
 entitle_request_format (const struct entitle_request_s *req)
 {
   char *s;
-  if (asprintf (&s, "%s%s%s", req->entry->name, req->value ? "=" : "",
-                req->value ? req->value : "")
-      < 0)
-    abort ();
+  xasprintf (&s, "%s%s%s", req->entry->name, req->value ? "=" : "", req->value ? req->value : "");
   return s;
 }
 
@@ -340,9 +329,7 @@ entitle_set_format (const struct entitle_set_s *set)
   for (i = 0; i < set->n; i++)
     len += strlen (set->items[i].entry->name) + 2
            + (set->items[i].value ? strlen (set->items[i].value) : 0);
-  s = p = malloc (len);
-  if (s == NULL)
-    abort ();
+  s = p = xmalloc (len);
   *p = '\0';
   for (i = 0; i < set->n; i++)
     p += sprintf (p, "%s%s%s%s", i ? "," : "", set->items[i].entry->name,
@@ -369,9 +356,7 @@ entitle_set_format_sources (const struct entitle_set_s *set)
     if (entitle_source_key (set->items[i].source))
       len += strlen (entitle_source_key (set->items[i].source)) + strlen (set->items[i].entry->name) + 3
              + (set->items[i].value ? strlen (set->items[i].value) : 0);
-  s = p = malloc (len);
-  if (s == NULL)
-    abort ();
+  s = p = xmalloc (len);
   *p = '\0';
   for (i = 0; i < set->n; i++)
     {

@@ -52,8 +52,8 @@ from_record (const json_t *annotations, const json_t *label, struct entitle_imag
   if (digest && !entitle_image_digest_valid (json_string (digest)))
     return entitle_make_error (err, EINVAL, "annotation `%s` must be `sha256:` and 64 lower-case hex digits",
                                ENTITLE_ANNOTATION_IMAGE_DIGEST);
-  out->entitlements = entitle_xstrdup (label->text);
-  out->digest = digest ? entitle_xstrdup (digest->text) : NULL;
+  out->entitlements = xstrdup (label->text);
+  out->digest = digest ? xstrdup (digest->text) : NULL;
   return 1;
 }
 
@@ -93,8 +93,8 @@ from_map (const json_t *annotations, const json_t *raw, struct entitle_image_req
                                ENTITLE_ANNOTATION_IMAGE, name);
   if (ents == NULL)
     return 0;
-  out->entitlements = entitle_xstrdup (ents->text);
-  out->digest = entitle_xstrdup (digest->text);
+  out->entitlements = xstrdup (ents->text);
+  out->digest = xstrdup (digest->text);
   return 1;
 }
 

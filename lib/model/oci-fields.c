@@ -615,12 +615,9 @@ cmp_folded (const void *a, const void *b)
 static int
 check_unknown_pairs (const json_t *obj, const struct rows_s *rows, const struct place_s *at, entitle_error_t *err)
 {
-  cleanup_free const char **keys = malloc (obj->n * sizeof (*keys));
+  cleanup_free const char **keys = xmalloc (obj->n * sizeof (*keys));
   char a[72], b[72], where[512];
   size_t i, n = 0;
-
-  if (keys == NULL)
-    abort ();
   for (i = 0; i < obj->n; i++)
     if (exact_field (rows, obj->keys[i]) == NULL && folded_field (rows, obj->keys[i]) == NULL)
       keys[n++] = obj->keys[i];

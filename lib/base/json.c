@@ -244,55 +244,44 @@ on_bool (void *ctx, int b)
   return add_scalar (ctx, b ? JSON_TRUE : JSON_FALSE, "", 0);
 }
 
-/* Well-formed UTF-8 as RFC 3629 has it (Unicode Table 3-7).  yajl checks
+/* Is @s[@i..] a well-formed UTF-8 sequence of more than one byte, as
+   RFC 3629 has it (Unicode Table 3-7)?  Its length, or 0.  yajl checks
    only the shape of each sequence: it lets overlong forms, surrogates and
    code points past U+10FFFF through, which the runtime would read as
-   something else (Go replaces them with U+FFFD).  */
+   something else (Go replaces them with U+FFFD).  The parser and the
+   compact writer both check with this.  */
+static size_t
+utf8_len (const unsigned char *s, size_t i, size_t len)
+{
+  unsigned char c = s[i];
+  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3
+                                      : c >= 0xc2 && c <= 0xdf   ? 2
+                                                                 : 0;
+  size_t k;
+
+  if (n == 0 || i + n > len)
+    return 0;
+  for (k = 1; k < n; k++)
+    if ((s[i + k] & 0xc0) != 0x80)
+      return 0;
+  /* No overlong forms, surrogates or code points past U+10FFFF.  */
+  if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) || (c == 0xf0 && s[i + 1] < 0x90)
+      || (c == 0xf4 && s[i + 1] > 0x8f))
+    return 0;
+  return n;
+}
+
 static bool
 utf8_valid (const unsigned char *s, size_t len)
 {
-  size_t i = 0;
+  size_t i = 0, u;
 
   while (i < len)
     {
-      unsigned char c = s[i];
-      unsigned char lo = 0x80, hi = 0xbf;
-      size_t n, j;
-
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      if (c >= 0xc2 && c <= 0xdf)
-        n = 1;
-      else if (c >= 0xe0 && c <= 0xef)
-        {
-          n = 2;
-          if (c == 0xe0)
-            lo = 0xa0;
-          else if (c == 0xed)
-            hi = 0x9f;
-        }
-      else if (c >= 0xf0 && c <= 0xf4)
-        {
-          n = 3;
-          if (c == 0xf0)
-            lo = 0x90;
-          else if (c == 0xf4)
-            hi = 0x8f;
-        }
-      else
+      u = s[i] < 0x80 ? 1 : utf8_len (s, i, len);
+      if (u == 0)
         return false;
-      if (len - i - 1 < n)
-        return false;
-      for (j = 1; j <= n; j++)
-        {
-          unsigned char b = s[i + j];
-          if (b < (j == 1 ? lo : 0x80) || b > (j == 1 ? hi : 0xbf))
-            return false;
-        }
-      i += n + 1;
+      i += u;
     }
   return true;
 }
@@ -607,29 +596,6 @@ json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
    for every container (yajl's generator costs as much as the parse).  The
    bytes are yajl's: the same escapes (\" \\ \b \f \n \r \t, \u00XX
    for the other control bytes, upper-case hex) and UTF-8 checked.  */
-
-/* Is @s[@i..] a well-formed UTF-8 sequence of more than one byte?  Its
-   length, or 0.  */
-static size_t
-utf8_len (const unsigned char *s, size_t i, size_t len)
-{
-  unsigned char c = s[i];
-  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0            ? 3
-                                      : c >= 0xc2 && c <= 0xdf ? 2
-                                                               : 0;
-  size_t k;
-
-  if (n == 0 || i + n > len)
-    return 0;
-  for (k = 1; k < n; k++)
-    if ((s[i + k] & 0xc0) != 0x80)
-      return 0;
-  /* No overlong forms, surrogates or code points past U+10FFFF.  */
-  if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) || (c == 0xf0 && s[i + 1] < 0x90)
-      || (c == 0xf4 && s[i + 1] > 0x8f))
-    return 0;
-  return n;
-}
 
 static bool
 put_string (struct outbuf *o, const char *text, size_t len)

@@ -686,7 +686,8 @@ test_json_generate_compact_bytes (void **state)
 static void
 test_json_generate_compact_refuses_bad_utf8 (void **state)
 {
-  static const char *const bad[] = { "\xff", "a\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80" };
+  static const char *const bad[] = { "\xff", "a\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                     "\xf5\x80\x80", "\xf8\x80\x80" };
   size_t i;
 
   (void)state;
@@ -697,9 +698,16 @@ test_json_generate_compact_refuses_bad_utf8 (void **state)
       entitle_error_t err = NULL;
       size_t len;
 
+      cleanup_free char *doc = NULL;
+      json_t *parsed = NULL;
+
       json_push (v, json_new_string (bad[i]));
       assert_true (json_generate_compact (v, &out, &len, &err) < 0);
       assert_non_null (strstr (err->msg, "UTF-8"));
+      entitle_error_release (&err);
+      /* The parser refuses the same bytes: one check for both.  */
+      assert_true (asprintf (&doc, "[\"%s\"]", bad[i]) > 0);
+      assert_true (json_parse (doc, strlen (doc), &parsed, &err) < 0);
       entitle_error_release (&err);
     }
 }

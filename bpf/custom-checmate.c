@@ -26,7 +26,7 @@
    (entitle-data.h's hash), which entitle-hook fills at each create.
    libbpf knows no Checmate program type, so the program's instructions and
    its references to that map are read from the ELF object here and loaded
-   through the kernel table (lib/host/seed-load.h), which the tests' fake
+   through the kernel table (lib/kernel/seed-load.h), which the tests' fake
    kernel can stand in for.  Program and map are pinned under
    ENTITLE_CHECMATE_DIR by a hash of the instructions: a second container
    finds them, and a changed object is loaded anew.  */

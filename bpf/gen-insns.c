@@ -3,7 +3,7 @@
  * gen-insns OBJECT: print, as a C header, the instructions of each program
  * section of the BPF object OBJECT (bpf/progs/seeds.bpf.o) and the maps
  * each instruction names.  A build tool: entitle loads the programs of the
- * seed interfaces itself (lib/host/seed-load.c), since libbpf knows
+ * seed interfaces itself (lib/kernel/seed-load.c), since libbpf knows
  * neither of their program types, and entitle-full links no libbpf nor
  * libelf.
  *

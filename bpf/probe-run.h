@@ -12,7 +12,7 @@
    and runs in entitle-hook only (`entitle-hook probe --json`).  */
 
 /* The seed patch sets, which mainline lacks, are asked through the
-   kernel table of lib/host/seed-kernel.h.  */
+   kernel table of lib/kernel/seed-kernel.h.  */
 
 /** A libbpf print callback that prints nothing: a refusal the probe
     expects is no warning.  */

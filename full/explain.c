@@ -20,7 +20,7 @@
    people, read from the same table the compiler uses, and which mechanism
    enforces each part of it on this host; without ENT, the catalogue.
    entitle explain --score [--json] [-b DIR] [--config FILE] [--max SCORE]:
-   how exposed the bundle's container would be (lib/compile/score.c).  */
+   how exposed the bundle's container would be (lib/read/score.c).  */
 
 #define MAX_EXPLAINED 256
 

@@ -33,9 +33,9 @@
 
 /* entitle learn -b DIR [--duration S] [--json] [--write]: run the bundle's
    container once through the wrapped runtime, with the engine's config as
-   given and only logging added (lib/compile/observe.h), then propose the
+   given and only logging added (lib/read/observe.h), then propose the
    narrowest entitlements that let it do what it did, each with a line of
-   evidence (lib/compile/propose.h); --write puts them in the bundle's
+   evidence (lib/read/propose.h); --write puts them in the bundle's
    io.entitle.entitlements, atomically, as create writes config.json.
 
    The run is `create`, then `start`: the capability programs (bpf/cap-watch.h)

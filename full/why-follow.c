@@ -24,7 +24,7 @@
    is shown when its cgroup, or the nearest ancestor that has one, has a
    record of entitle-hook (the containers entitle attached programs to),
    of container ID only with ID, and read against that container's set
-   with the rows' seccomp parts (lib/compile/denial.h).  */
+   with the rows' seccomp parts (lib/read/denial.h).  */
 
 #define STORE_TICK_MS 500
 

@@ -9,7 +9,7 @@
 
 /* entitle-init, the in-container helper (entitle-init(8)): libc only, it
    runs inside the container, so it links nothing of entitle's but the
-   seed kernel table (lib/host/seed-kernel.c, libc only too), through
+   seed kernel table (lib/kernel/seed-kernel.c, libc only too), through
    which the tests give it a fake kernel with eBPF seccomp.  */
 
 /* Exit statuses, as a shell's: the command could not be found or a rule

@@ -4,7 +4,7 @@
    002-006) and the eBPF seccomp filter (BPF_PROG_TYPE_SECCOMP, seed 001).
    libbpf knows neither program type, so entitle loads them itself, with a
    raw BPF_PROG_LOAD through its fake-able kernel table
-   (lib/host/seed-load.c): bpf/gen-insns turns each section of this object
+   (lib/kernel/seed-load.c): bpf/gen-insns turns each section of this object
    into an instruction array at build time.  Hence the rules of this file:
    a map is an extern symbol that the loader resolves by name (no libbpf
    map definitions), no global data, and every function inline (no
@@ -48,7 +48,7 @@
 
 char LICENSE[] SEC ("license") = "GPL";
 
-/* The maps, made by the loader (lib/host/seed-load.c names them).  */
+/* The maps, made by the loader (lib/kernel/seed-load.c names them).  */
 struct entitle_seed_map;
 extern struct entitle_seed_map entitle_checmate_layout; /* array, one struct entitle_checmate_layout */
 extern struct entitle_seed_map entitle_checmate_policy; /* hash: cgroup id -> struct entitle_policy */

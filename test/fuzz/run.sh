@@ -24,8 +24,8 @@ targets=${*:-config-json entitlements admin-config args bpf-plan}
 out=$builddir/test/fuzz
 san='-fsanitize=address,undefined -fno-sanitize-recover=all'
 cflags="-g -O1 -std=c11 -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-command-line-argument $san"
-libinc=$(for d in base catalogue model compile host; do printf -- " -I%s/lib/%s" "$srcdir" "$d"; done)
-cppflags="${FUZZ_CPPFLAGS:-}$libinc -I$srcdir/bpf/progs -I$srcdir/shim -I$srcdir/test/fuzz -I$builddir"
+libinc=$(for d in base catalogue kernel model compile read host; do printf -- " -I%s/lib/%s" "$srcdir" "$d"; done)
+cppflags="${FUZZ_CPPFLAGS:-}$libinc -I$srcdir/bpf/progs -I$builddir/bpf/progs -I$srcdir/shim -I$srcdir/test/fuzz -I$builddir"
 
 mkdir -p "$out/bin/obj" "$out/logs"
 

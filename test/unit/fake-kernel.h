@@ -6,7 +6,7 @@
 #include "seed-kernel.h"
 
 /* A FAKE kernel interface for the seed patch sets mainline never merged
-   (lib/host/seed-kernel.h): the running kernel, plus Checmate and eBPF
+   (lib/kernel/seed-kernel.h): the running kernel, plus Checmate and eBPF
    seccomp as the seeds define them.  Tests that use it say `fake_kernel`
    in their names.
 

@@ -20,8 +20,8 @@
 #include "utils.h"
 
 /* What entitle learn proposes from the capability checks it saw
-   (lib/compile/cap-use.c, propose.c), and where the kernel's functions
-   lie for the tracepoint's program (lib/host/kallsyms.c).  The expected
+   (lib/read/cap-use.c, propose.c), and where the kernel's functions
+   lie for the tracepoint's program (lib/kernel/kallsyms.c).  The expected
    words are written out here, never computed by the code under test; the
    capabilities by number as the kernel gives them, the syscalls by the
    native numbers of their names.  */

@@ -31,7 +31,7 @@
 #include "utils.h"
 
 /* What a record of the cgroup programs, and a use entitle learn saw, mean
-   in entitle's words (lib/compile/denial.c, propose.c, observe.c), and the
+   in entitle's words (lib/read/denial.c, propose.c, observe.c), and the
    records of which container a cgroup was (lib/host/cgroup-record.c).  The
    expected words are written out here, never computed by the code under
    test.  */

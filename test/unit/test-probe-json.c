@@ -18,7 +18,7 @@
 #include "probe.h"
 #include "utils.h"
 
-/* The probe's JSON form (lib/host/probe.c): what the hook writes, the
+/* The probe's JSON form (lib/kernel/probe.c): what the hook writes, the
    shim reads back.  */
 
 static void

@@ -12,7 +12,7 @@
 #include "json.h"
 #include "score.h"
 
-/* The exposure rating of `entitle explain --score` (lib/compile/score.c), on
+/* The exposure rating of `entitle explain --score` (lib/read/score.c), on
    hand-written configs: exact totals and the checks that cost.  */
 
 /* What `runc spec` writes, trimmed to what the checks read.  */

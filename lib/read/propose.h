@@ -12,8 +12,8 @@
 /* entitle learn's proposal: from what a run of the workload used, the
    narrowest rung of each ladder that allows all of it and the allowlist
    values that list it, each with one line of evidence, read from the
-   catalogue rows (lib/compile/denial.h says how a row judges a use,
-   lib/compile/cap-use.h a capability check).  A capability the run held
+   catalogue rows (lib/read/denial.h says how a row judges a use,
+   lib/read/cap-use.h a capability check).  A capability the run held
    and used rules out the rungs that take it away; one it asked for and
    was refused (the engine did not give it) rules out the rungs of its
    giver's ladder that do not add it, or proposes the giver itself where

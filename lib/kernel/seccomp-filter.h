@@ -16,7 +16,7 @@
    through ptrace's PTRACE_SECCOMP_GET_FILTER (mainline, CAP_SYS_ADMIN,
    CONFIG_CHECKPOINT_RESTORE); the eBPF seccomp patch set's filters, which
    have no classic program (EMEDIUMTYPE there), through its
-   PTRACE_SECCOMP_GET_FILTER_EXTENDED (lib/host/seccomp-ebpf.h), asked only
+   PTRACE_SECCOMP_GET_FILTER_EXTENDED (lib/kernel/seccomp-ebpf.h), asked only
    where the kernel has the patch set.  Every ptrace call goes through the
    kernel table @k, so that the tests can put one with eBPF seccomp in its
    place.  */

@@ -6,7 +6,7 @@
 #include "catalogue.h"
 #include "score.h"
 
-/* The exposure checks (lib/compile/score.h): a table, one row per check, each a
+/* The exposure checks (lib/read/score.h): a table, one row per check, each a
    small function that returns what the config costs, in tenths.  */
 
 struct check_s

@@ -14,7 +14,7 @@
 
    1. parse the point (entitle_seed_point_parse) and load the program as
       its type (entitle_seed_point_type, the numbers configure was given):
-      with entitle_seed_load (lib/host/seed-load.h), instructions and maps
+      with entitle_seed_load (lib/kernel/seed-load.h), instructions and maps
       by name, every call through the kernel table; or with libbpf,
       bpf_program__set_type before the object's load.  A Checmate program
       takes the running kernel's version as kern_version

@@ -247,7 +247,7 @@ ladder (enum entitle_domain domain, const struct entitle_entry_s **out, size_t r
   return k;
 }
 
-/* @r, the giver of a capability the run used (lib/compile/cap-use.h),
+/* @r, the giver of a capability the run used (lib/read/cap-use.h),
    where learn proposes it on its own: proposed with that evidence.  */
 static bool
 propose_given (const struct entitle_entry_s *r, const struct judge_s *j, struct entitle_proposal_s *p)

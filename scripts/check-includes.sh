@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The source directories are a stack of stages (docs/design.md §6): a file
+# includes headers of its own stage and of the stages below it, never of
+# one above.  This prints one line on stderr per upward include
+#   lib/compile/x.c includes lib/read/y.h: compile is below read
+# and fails; a quoted include that no stage holds fails too.  make check
+# runs it (TAP on stdout).  --graph prints which stages each stage
+# includes instead, one line a stage.
+#
+# `#include "x.h"` is found as the compiler finds it: beside the file,
+# else by its name in the stages (Makefile.am's LIB_INCLUDES; no two of
+# them hold a header of the same name), the headers make generates (the
+# targets of Makefile.am's rules) included.
+set -eu
+cd "$(dirname "$0")/.."
+
+# The stages, bottom first: the one list of their order.
+STAGES="bpf/progs lib/base lib/catalogue lib/kernel lib/model lib/compile lib/read lib/host bpf init shim oci-hooks full"
+
+mode=check
+[ "${1:-}" = --graph ] && mode=graph
+
+files=
+for d in $STAGES; do
+	[ -d "$d" ] || continue
+	files="$files $(find "$d" -maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.def' \) | LC_ALL=C sort)"
+done
+generated=$(sed -n 's/^\([A-Za-z0-9_./-]*\.h\):.*/\1/p' Makefile.am)
+
+# shellcheck disable=SC2086 # one file a word
+STAGES="$STAGES" GENERATED="$generated" LC_ALL=C awk -v mode="$mode" '
+function dir_of(p) { return p ~ /\// ? substr(p, 1, match(p, /\/[^\/]*$/) - 1) : "." }
+function base_of(p) { return substr(p, match(p, /[^\/]*$/)) }
+function short(s) { sub(/^lib\//, "", s); return s }
+function own(path, d, b) {
+	d = dir_of(path); b = base_of(path)
+	if (b in owner && owner[b] != d) owner[b] = "?"
+	else owner[b] = d
+}
+BEGIN {
+	n = split(ENVIRON["STAGES"], s, " ")
+	for (i = 1; i <= n; i++) rank[s[i]] = i
+	m = split(ENVIRON["GENERATED"], g, "\n")
+	for (i = 1; i <= m; i++) if (g[i] != "") own(g[i])
+	for (i = 1; i < ARGC; i++) if (ARGV[i] ~ /\.(h|def)$/) own(ARGV[i])
+	for (i = 1; i < ARGC; i++) present[ARGV[i]] = 1
+}
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+	h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+	from = dir_of(FILENAME)
+	if ((from "/" h) in present) next
+	if (h ~ /\//) to = dir_of(h); else to = (h in owner) ? owner[h] : ""
+	if (to == "" || to == "?") {
+		if (mode == "check") printf "%s includes \"%s\": %s\n", FILENAME, h, to == "" ? "no stage holds it" : "two stages hold it" > "/dev/stderr"
+		bad++; next
+	}
+	if (!(to in rank) || to == from) next
+	edge[from, to] = 1
+	if (rank[to] > rank[from] && mode == "check") {
+		printf "%s includes %s/%s: %s is below %s\n", FILENAME, to, base_of(h), short(from), short(to) > "/dev/stderr"
+		bad++
+	}
+}
+END {
+	if (mode == "graph") {
+		for (i = 1; i <= n; i++) {
+			line = ""
+			for (j = n; j >= 1; j--) if ((s[i], s[j]) in edge) line = line " " s[j]
+			printf "%s ->%s\n", s[i], line
+		}
+		exit 0
+	}
+	print "1..1"
+	if (bad) { printf "not ok 1 - %d include(s) against the stage order\n", bad; exit 1 }
+	printf "ok 1 - %d files include no stage above their own\n", ARGC - 1
+}' $files

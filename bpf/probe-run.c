@@ -163,8 +163,8 @@ lsm_cgroup_ran (struct probe_bpf *skel, const char *cgroup2, char *why, size_t l
   return why[0] == '\0';
 }
 
-bool
-entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len)
+static bool
+lsm_cgroup_probe (const char *cgroup2, char *why, size_t len)
 {
   struct probe_bpf *skel;
   int ret;
@@ -187,6 +187,19 @@ entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len)
     lsm_cgroup_ran (skel, cgroup2, why, len);
   probe_bpf__destroy (skel);
   return why[0] == '\0';
+}
+
+/* A refusal is this probe's answer (in @why), not a warning for the
+   user: libbpf says nothing meanwhile, whoever set its printer (the
+   loader asks this before it loads the LSM programs).  */
+bool
+entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len)
+{
+  libbpf_print_fn_t old = libbpf_set_print (entitle_libbpf_silent);
+  bool ran = lsm_cgroup_probe (cgroup2, why, len);
+
+  libbpf_set_print (old);
+  return ran;
 }
 
 static void

@@ -174,3 +174,19 @@ setup() {
     run -b "$BUNDLE" "$CTID"
   [ "$output" = "socket inet: EPERM" ]
 }
+
+
+@test "crun: create on a cold probe cache says nothing the runtime does not (libbpf's refusals are the probe's answers)" {
+  # A state_dir of its own: no probe cache, as on the first create after
+  # boot; network.none has a BPF part, so create probes the host, and
+  # the BPF loader asks whether lsm_cgroup programs run here.
+  write_entitle_config "{\"runtime\": \"$CRUN_BIN\", \"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.none
+  run_detached ent_crun create -b "$BUNDLE" "$CTID"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ -z "$output" ]
+  [ -s "$BATS_TEST_TMPDIR/state/probe.json" ]
+  ent_crun delete -f "$CTID"
+}

@@ -87,7 +87,7 @@ rules_restrict (const struct entitle_entry_s *e)
 {
   size_t i;
   for (i = 0; i < e->n_sys_rules; i++)
-    if (strcmp (e->sys_rules[i].action, "SCMP_ACT_ALLOW") != 0)
+    if (e->sys_rules[i].action != ENTITLE_ACT_ALLOW)
       return true;
   return false;
 }
@@ -238,8 +238,8 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
 static void
 rule_text (const struct entitle_sys_rule_s *r, char *buf, size_t size)
 {
-  static const char *const ops[][2] = { { "SCMP_CMP_EQ", "==" }, { "SCMP_CMP_NE", "!=" }, { "SCMP_CMP_LT", "<" }, { "SCMP_CMP_LE", "<=" }, { "SCMP_CMP_GT", ">" }, { "SCMP_CMP_GE", ">=" } };
-  size_t len = 0, k;
+  static const char *const ops[_SCMP_CMP_MAX] = { [SCMP_CMP_EQ] = "==", [SCMP_CMP_NE] = "!=", [SCMP_CMP_LT] = "<", [SCMP_CMP_LE] = "<=", [SCMP_CMP_GT] = ">", [SCMP_CMP_GE] = ">=" };
+  size_t len = 0;
   unsigned i;
 
   buf[0] = '\0';
@@ -249,21 +249,20 @@ rule_text (const struct entitle_sys_rule_s *r, char *buf, size_t size)
     {
       const struct entitle_sys_arg_s *a = &r->args[i];
       const char *lead = i ? " and" : " when";
-      for (k = 0; k < sizeof (ops) / sizeof (ops[0]) && strcmp (ops[k][0], a->op) != 0; k++)
-        ;
-      if (k < sizeof (ops) / sizeof (ops[0]))
-        len += (size_t)snprintf (buf + len, size - len, "%s arg%u %s %llu", lead, a->index, ops[k][1],
+      if (a->op != SCMP_CMP_MASKED_EQ)
+        len += (size_t)snprintf (buf + len, size - len, "%s arg%u %s %llu", lead, a->index, ops[a->op],
                                  (unsigned long long)a->value);
       else
         len += (size_t)snprintf (buf + len, size - len, "%s arg%u & %#llx == %#llx", lead, a->index,
                                  (unsigned long long)a->value, (unsigned long long)a->value_two);
     }
-  if (strcmp (r->action, "SCMP_ACT_ERRNO") == 0)
+  if (r->action == ENTITLE_ACT_ERRNO)
     snprintf (buf + len, size - len, ": errno %u (%s)", r->errno_ret,
               strerrorname_np ((int)r->errno_ret) ? strerrorname_np ((int)r->errno_ret) : "?");
   else
-    snprintf (buf + len, size - len, ": %s", strcmp (r->action, "SCMP_ACT_KILL_PROCESS") == 0 ? "kill" : strcmp (r->action, "SCMP_ACT_LOG") == 0 ? "log"
-                                                                                                                                                 : "allow");
+    snprintf (buf + len, size - len, ": %s",
+              r->action == ENTITLE_ACT_KILL_PROCESS ? "kill" : r->action == ENTITLE_ACT_LOG ? "log"
+                                                                                            : "allow");
 }
 
 static void print_list (const char *label, const char *const *list);

@@ -8,6 +8,7 @@
 #include "attach.h"
 #include "error.h"
 #include "values.h"
+#include "scmp.h"
 
 /* The entitlement catalogue, version 1 (DESIGN §3): one table, one row per
    entitlement, readable like the design's table.  */
@@ -70,15 +71,15 @@ typedef int (*entitle_bpf_fill_fn) (struct entitle_policy *policy, const struct 
 struct entitle_sys_arg_s
 {
   unsigned index;
-  const char *op; /**< "SCMP_CMP_EQ", ... as the OCI spec names it */
+  enum scmp_compare op; /**< SCMP_CMP_EQ, ... (scmp.h names them as the OCI spec does) */
   uint64_t value, value_two;
 };
 
 struct entitle_sys_rule_s
 {
   const char *const *names;
-  const char *action; /**< SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_LOG or SCMP_ACT_ALLOW */
-  unsigned errno_ret; /**< for SCMP_ACT_ERRNO */
+  enum entitle_scmp_act action; /**< ERRNO, KILL_PROCESS, LOG or ALLOW */
+  unsigned errno_ret;           /**< for SCMP_ACT_ERRNO */
   unsigned n_args;
   struct entitle_sys_arg_s args[ENTITLE_SYS_RULE_ARGS];
 };

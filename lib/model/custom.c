@@ -155,25 +155,27 @@ parse_capabilities (struct build_s *b, const json_t *v, entitle_error_t *err)
 
 static const struct
 {
-  const char *word, *action;
+  const char *word;
+  enum entitle_scmp_act action;
 } actions[] = {
-  { "errno", "SCMP_ACT_ERRNO" },
-  { "kill", "SCMP_ACT_KILL_PROCESS" },
-  { "log", "SCMP_ACT_LOG" },
-  { "allow", "SCMP_ACT_ALLOW" },
+  { "errno", ENTITLE_ACT_ERRNO },
+  { "kill", ENTITLE_ACT_KILL_PROCESS },
+  { "log", ENTITLE_ACT_LOG },
+  { "allow", ENTITLE_ACT_ALLOW },
 };
 
 static const struct
 {
-  const char *word, *op;
+  const char *word;
+  enum scmp_compare op;
 } ops[] = {
-  { "eq", "SCMP_CMP_EQ" },
-  { "ne", "SCMP_CMP_NE" },
-  { "lt", "SCMP_CMP_LT" },
-  { "le", "SCMP_CMP_LE" },
-  { "gt", "SCMP_CMP_GT" },
-  { "ge", "SCMP_CMP_GE" },
-  { "masked_eq", "SCMP_CMP_MASKED_EQ" },
+  { "eq", SCMP_CMP_EQ },
+  { "ne", SCMP_CMP_NE },
+  { "lt", SCMP_CMP_LT },
+  { "le", SCMP_CMP_LE },
+  { "gt", SCMP_CMP_GT },
+  { "ge", SCMP_CMP_GE },
+  { "masked_eq", SCMP_CMP_MASKED_EQ },
 };
 
 /* "errno": a number from 1 to 4095, or a name ("EPERM").  */
@@ -227,7 +229,7 @@ parse_arg (const json_t *v, struct entitle_sys_arg_s *a, unsigned *seen, entitle
   a->op = ops[i].op;
   if (!u64_of (json_get (v, "value"), &a->value) || (two && !u64_of (two, &a->value_two)))
     return entitle_make_error (err, EINVAL, "`args`: `value` and `value_two` must be unsigned integers");
-  if ((two != NULL) != (strcmp (op, "masked_eq") == 0))
+  if ((two != NULL) != (a->op == SCMP_CMP_MASKED_EQ))
     return entitle_make_error (err, EINVAL, "`args`: `value_two` goes with masked_eq (value is the mask), and only there");
   if (a->value_two & ~a->value)
     return entitle_make_error (err, EINVAL, "`args`: masked_eq: `value_two` has bits outside the mask `value`: it never matches");
@@ -282,8 +284,8 @@ parse_rule_key (struct build_s *b, struct entitle_sys_rule_s *r, const char *key
 static void
 file_rule (struct build_s *b, struct entitle_sys_rule_s *r)
 {
-  bool plain_deny = strcmp (r->action, "SCMP_ACT_ERRNO") == 0 && r->errno_ret == EPERM;
-  bool plain_allow = strcmp (r->action, "SCMP_ACT_ALLOW") == 0;
+  bool plain_deny = r->action == ENTITLE_ACT_ERRNO && r->errno_ret == EPERM;
+  bool plain_allow = r->action == ENTITLE_ACT_ALLOW;
   struct entitle_sys_rule_s *rules;
 
   if (r->n_args == 0 && (plain_deny || plain_allow))
@@ -308,7 +310,7 @@ parse_seccomp (struct build_s *b, const json_t *v, entitle_error_t *err)
     return entitle_make_error (err, EINVAL, "`seccomp` must be a non-empty array of rules");
   for (i = 0; i < v->n; i++)
     {
-      struct entitle_sys_rule_s r = { .action = "SCMP_ACT_ERRNO" };
+      struct entitle_sys_rule_s r = { .action = ENTITLE_ACT_ERRNO };
       const json_t *rule = v->items[i];
       bool has_errno = json_get (rule, "errno") != NULL;
 
@@ -319,9 +321,9 @@ parse_seccomp (struct build_s *b, const json_t *v, entitle_error_t *err)
           return ret;
       if (r.names == NULL)
         return entitle_make_error (err, EINVAL, "`seccomp`: a rule needs `names`");
-      if (has_errno && strcmp (r.action, "SCMP_ACT_ERRNO") != 0)
+      if (has_errno && r.action != ENTITLE_ACT_ERRNO)
         return entitle_make_error (err, EINVAL, "`seccomp`: `errno` goes with the action errno only");
-      if (!has_errno && strcmp (r.action, "SCMP_ACT_ERRNO") == 0)
+      if (!has_errno && r.action == ENTITLE_ACT_ERRNO)
         r.errno_ret = EPERM;
       file_rule (b, &r);
     }

@@ -18,6 +18,7 @@
 #include "context.h"
 #include "file.h"
 #include "json.h"
+#include "scmp.h"
 #include "seccomp-rules.h"
 #include "utils.h"
 
@@ -802,7 +803,7 @@ render_syscall (const json_t *seccomp, const char *name)
 
       if (json_array_find_string (json_get (r, "names"), name) < 0)
         continue;
-      if (!entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+      if (!entitle_scmp_act_allows (entitle_scmp_act_of (r, "action")))
         {
           const json_t *e = json_get (r, "errnoRet");
           snprintf (text, sizeof (text), "E%s", e ? e->text : "");

@@ -171,7 +171,7 @@ test_custom_rows (void **state)
   assert_string_equal (e->sys_allow[0], "kcmp");
   assert_int_equal (e->n_sys_rules, 1);
   assert_int_equal (e->sys_rules[0].errno_ret, EBADF);
-  assert_string_equal (e->sys_rules[0].args[0].op, "SCMP_CMP_EQ");
+  assert_int_equal (e->sys_rules[0].args[0].op, SCMP_CMP_EQ);
   assert_string_equal (e->masked[0], "/proc/kallsyms");
   assert_string_equal (e->readonly[0], "/etc");
   assert_string_equal (e->implies[0], "network.egress=10.0.0.0/8:443");

@@ -62,11 +62,11 @@ struct host_s
 };
 
 static struct part_s *
-add_part (struct part_s *parts, size_t *n, const char *mechanism, enum part_state state)
+add_part (struct part_s *parts, size_t *n, enum entitle_mech mechanism, enum part_state state)
 {
   struct part_s *p = &parts[(*n)++];
   memset (p, 0, sizeof (*p));
-  p->mechanism = mechanism;
+  p->mechanism = entitle_mech_name (mechanism);
   p->state = state;
   return p;
 }
@@ -203,33 +203,33 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
   size_t n = 0, i;
 
   if (e->cap_add || e->cap_drop || e->cap_keep)
-    snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_CAPABILITIES, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
   if (e->sys_deny || e->sys_allow || e->n_sys_rules || (entitle_entry_fx (e) & (FX_SECCOMP | FX_HOLD)))
-    seccomp_part (e, host, add_part (parts, &n, "seccomp", PART_ENFORCED));
+    seccomp_part (e, host, add_part (parts, &n, ENTITLE_MECH_SECCOMP, PART_ENFORCED));
   if (entitle_entry_fx (e) & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS | FX_HOLD))
-    snprintf (add_part (parts, &n, "namespaces", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_NAMESPACES, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by namespaces (the runtime makes them)");
   if ((e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK)) || e->masked || e->readonly)
-    snprintf (add_part (parts, &n, "paths", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_PATHS, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by paths (the runtime's masked and read-only mounts)");
   if (e->fx & (FX_DEV_DEFAULT | FX_DEV_ALL))
-    snprintf (add_part (parts, &n, "device cgroup", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_DEVICE_CGROUP, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the runtime's device cgroup (linux.resources.devices; not applied where the "
               "runtime manages no cgroup, as crun with --cgroup-manager=disabled)");
   if (e->fx & FX_NNP)
-    snprintf (add_part (parts, &n, "process", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_PROCESS, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the kernel's no_new_privs (set by the runtime)");
   if (e->fx & FX_LSM_UNCONFINED)
-    lsm_part (host, add_part (parts, &n, "LSM", PART_ENFORCED));
+    lsm_part (host, add_part (parts, &n, ENTITLE_MECH_LSM, PART_ENFORCED));
   if (needed)
-    cgroup_part (needed, host, add_part (parts, &n, "cgroup BPF", PART_ENFORCED));
+    cgroup_part (needed, host, add_part (parts, &n, ENTITLE_MECH_CGROUP_BPF, PART_ENFORCED));
   if (e->fx & FX_LANDLOCK)
-    landlock_part (e, host, add_part (parts, &n, "Landlock", PART_UNENFORCEABLE));
+    landlock_part (e, host, add_part (parts, &n, ENTITLE_MECH_LANDLOCK, PART_UNENFORCEABLE));
   for (i = 0; i < e->n_progs && i < ENTITLE_CUSTOM_PARTS; i++)
     if (e->progs[i].point >= ATTACH_COUNT)
       seed_part (e, &e->progs[i], host,
-                 add_part (parts, &n, e->progs[i].point == ENTITLE_POINT_SECCOMP ? "eBPF seccomp" : "Checmate",
+                 add_part (parts, &n, e->progs[i].point == ENTITLE_POINT_SECCOMP ? ENTITLE_MECH_EBPF_SECCOMP : ENTITLE_MECH_CHECMATE,
                            PART_UNENFORCEABLE));
   return n;
 }
@@ -306,13 +306,14 @@ print_effects (const struct entitle_entry_s *e)
   const struct entitle_fx_text_s *fx;
   const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
+  char mech[64];
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
     if (entitle_entry_fx (e) & fx[i].fx)
-      printf ("  %s: %s\n", fx[i].mechanism, fx[i].text);
+      printf ("  %s: %s\n", entitle_mech_names (fx[i].mechs, mech, sizeof (mech)), fx[i].text);
   if (cg)
-    printf ("  cgroup BPF: %s\n", cg);
+    printf ("  %s: %s\n", entitle_mech_name (ENTITLE_MECH_CGROUP_BPF), cg);
   for (i = 0; entitle_layer_text (e, &i, &layer, &text);)
     printf ("  %s, where the kernel has it: %s\n", layer, text);
 }
@@ -422,18 +423,18 @@ effects_json (const struct entitle_entry_s *e)
   const struct entitle_fx_text_s *fx = NULL;
   const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
-  char buf[512];
+  char buf[512], mech[64];
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
     if (entitle_entry_fx (e) & fx[i].fx)
       {
-        snprintf (buf, sizeof (buf), "%s: %s", fx[i].mechanism, fx[i].text);
+        snprintf (buf, sizeof (buf), "%s: %s", entitle_mech_names (fx[i].mechs, mech, sizeof (mech)), fx[i].text);
         json_push (a, json_new_string (buf));
       }
   if (cg)
     {
-      snprintf (buf, sizeof (buf), "cgroup BPF: %s", cg);
+      snprintf (buf, sizeof (buf), "%s: %s", entitle_mech_name (ENTITLE_MECH_CGROUP_BPF), cg);
       json_push (a, json_new_string (buf));
     }
   for (i = 0; entitle_layer_text (e, &i, &layer, &text);)

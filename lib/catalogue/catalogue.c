@@ -292,28 +292,62 @@ entitle_entry_fx (const struct entitle_entry_s *e)
   return e->fx;
 }
 
+#define M(x) ENTITLE_MECH_BIT (ENTITLE_MECH_##x)
 static const struct entitle_fx_text_s fx_texts[] = {
-  { FX_NEW_NETNS, "namespaces", "a new network namespace, unless one is given by path" },
-  { FX_HOST_NETNS, "namespaces", "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
-  { FX_NEW_PIDNS, "namespaces", "a new pid namespace, unless one is given by path" },
-  { FX_HOST_PIDNS, "namespaces", "the host's pid namespace (the pid namespace is removed)" },
-  { FX_NNP, "process", "noNewPrivileges = true" },
-  { FX_PROC_SYS_RO, "paths", "/proc/sys read-only" },
-  { FX_MASK_NET, "paths", "/proc/sys/net and /sys/class/net masked" },
-  { FX_SYS_RO, "paths", "/sys read-only, /proc/kcore masked" },
-  { FX_CLEAR_RO, "paths", "readonlyPaths cleared" },
-  { FX_UNMASK, "paths", "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
-  { FX_SOCK_UNIX, "seccomp", "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
-  { FX_SOCK_USER, "seccomp", "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
-  { FX_NO_DEV_MKNOD, "seccomp", "mknod and mknodat of device nodes denied" },
-  { FX_PERSONALITY, "seccomp", "personality() for PER_LINUX (and the query) only" },
-  { FX_DEV_DEFAULT, "device cgroup", "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
-  { FX_DEV_ALL, "device cgroup", "every device allowed" },
-  { FX_LSM_UNCONFINED, "LSM", "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
-  { FX_HOLD, "seccomp, namespaces", "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
-  { FX_PRIVILEGED, "seccomp, namespaces", "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
-  { FX_LANDLOCK, "Landlock", "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
+  { FX_NEW_NETNS, M (NAMESPACES), "a new network namespace, unless one is given by path" },
+  { FX_HOST_NETNS, M (NAMESPACES), "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
+  { FX_NEW_PIDNS, M (NAMESPACES), "a new pid namespace, unless one is given by path" },
+  { FX_HOST_PIDNS, M (NAMESPACES), "the host's pid namespace (the pid namespace is removed)" },
+  { FX_NNP, M (PROCESS), "noNewPrivileges = true" },
+  { FX_PROC_SYS_RO, M (PATHS), "/proc/sys read-only" },
+  { FX_MASK_NET, M (PATHS), "/proc/sys/net and /sys/class/net masked" },
+  { FX_SYS_RO, M (PATHS), "/sys read-only, /proc/kcore masked" },
+  { FX_CLEAR_RO, M (PATHS), "readonlyPaths cleared" },
+  { FX_UNMASK, M (PATHS), "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
+  { FX_SOCK_UNIX, M (SECCOMP), "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_SOCK_USER, M (SECCOMP), "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_NO_DEV_MKNOD, M (SECCOMP), "mknod and mknodat of device nodes denied" },
+  { FX_PERSONALITY, M (SECCOMP), "personality() for PER_LINUX (and the query) only" },
+  { FX_DEV_DEFAULT, M (DEVICE_CGROUP), "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
+  { FX_DEV_ALL, M (DEVICE_CGROUP), "every device allowed" },
+  { FX_LSM_UNCONFINED, M (LSM), "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
+  { FX_HOLD, M (SECCOMP) | M (NAMESPACES), "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
+  { FX_PRIVILEGED, M (SECCOMP) | M (NAMESPACES), "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
+  { FX_LANDLOCK, M (LANDLOCK), "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
 };
+#undef M
+
+static const char *const mech_names[ENTITLE_MECH_COUNT_] = {
+  [ENTITLE_MECH_CAPABILITIES] = "capabilities",
+  [ENTITLE_MECH_SECCOMP] = "seccomp",
+  [ENTITLE_MECH_NAMESPACES] = "namespaces",
+  [ENTITLE_MECH_PATHS] = "paths",
+  [ENTITLE_MECH_DEVICE_CGROUP] = "device cgroup",
+  [ENTITLE_MECH_PROCESS] = "process",
+  [ENTITLE_MECH_LSM] = "LSM",
+  [ENTITLE_MECH_CGROUP_BPF] = "cgroup BPF",
+  [ENTITLE_MECH_LANDLOCK] = "Landlock",
+  [ENTITLE_MECH_EBPF_SECCOMP] = "eBPF seccomp",
+  [ENTITLE_MECH_CHECMATE] = "Checmate",
+};
+
+const char *
+entitle_mech_name (enum entitle_mech mech)
+{
+  return (unsigned)mech < ENTITLE_MECH_COUNT_ ? mech_names[mech] : "?";
+}
+
+static const char *
+mech_name (unsigned mech)
+{
+  return mech_names[mech];
+}
+
+const char *
+entitle_mech_names (unsigned mechs, char *buf, size_t len)
+{
+  return entitle_bits_names (mechs, ENTITLE_MECH_COUNT_, mech_name, buf, len);
+}
 
 const struct entitle_fx_text_s *
 entitle_fx_texts (size_t *n)

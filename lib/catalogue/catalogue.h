@@ -193,13 +193,41 @@ bool entitle_entry_bpf_only (const struct entitle_entry_s *e);
 /** The ladder name of @domain ("network", ...). */
 const char *entitle_domain_name (enum entitle_domain domain);
 
-/* People's words for the FX_* effects, with the mechanism that applies
+/* The mechanisms that enforce a part of an entitlement, in the order
+   `entitle explain` lists them; entitle_mech_name gives each its one
+   name for people.  */
+enum entitle_mech
+{
+  ENTITLE_MECH_CAPABILITIES,
+  ENTITLE_MECH_SECCOMP,
+  ENTITLE_MECH_NAMESPACES,
+  ENTITLE_MECH_PATHS,
+  ENTITLE_MECH_DEVICE_CGROUP,
+  ENTITLE_MECH_PROCESS,
+  ENTITLE_MECH_LSM,
+  ENTITLE_MECH_CGROUP_BPF,
+  ENTITLE_MECH_LANDLOCK,
+  ENTITLE_MECH_EBPF_SECCOMP,
+  ENTITLE_MECH_CHECMATE,
+  ENTITLE_MECH_COUNT_,
+};
+
+#define ENTITLE_MECH_BIT(m) (1u << (m))
+
+/** People's name of @mech ("seccomp", "device cgroup", ...). */
+const char *entitle_mech_name (enum entitle_mech mech);
+
+/** The names of the mechanisms of the set @mechs (ENTITLE_MECH_BIT), in
+    the enum's order, joined with ", " into @buf; @buf is returned.  */
+const char *entitle_mech_names (unsigned mechs, char *buf, size_t len);
+
+/* People's words for the FX_* effects, with the mechanisms that apply
    each: what `entitle explain` and entitlements(7) print.  The cgroup
    programs are described by each row's bpf_text.  */
 struct entitle_fx_text_s
 {
   unsigned fx;
-  const char *mechanism; /**< "namespaces", "paths", "seccomp", ... */
+  unsigned mechs; /**< ENTITLE_MECH_BIT of each mechanism that applies it */
   const char *text;
 };
 

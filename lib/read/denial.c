@@ -408,14 +408,15 @@ entitle_entry_seccomp_denies (const struct entitle_entry_s *e, const struct enti
   size_t i;
 
   if (entitle_strv_has ((char *const *)e->sys_deny, s->name))
-    return snprintf (why, len, "seccomp") > 0;
+    return snprintf (why, len, "%s", entitle_mech_name (ENTITLE_MECH_SECCOMP)) > 0;
   for (i = 0; i < sizeof (fx_rules) / sizeof (fx_rules[0]); i++)
     if ((e->fx & fx_rules[i].fx) && entitle_strv_has ((char *const *)fx_rules[i].syscalls, s->name)
         && fx_rules[i].refuses (s))
       {
         /* The effect's words up to their first aside.  */
         const char *text = fx_text (fx_rules[i].fx);
-        return snprintf (why, len, "seccomp: %.*s", (int)strcspn (text, ";"), text) > 0;
+        return snprintf (why, len, "%s: %.*s", entitle_mech_name (ENTITLE_MECH_SECCOMP), (int)strcspn (text, ";"), text)
+               > 0;
       }
   return false;
 }

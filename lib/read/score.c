@@ -256,7 +256,7 @@ seccomp_effects (void)
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
-    if (strcmp (fx[i].mechanism, "seccomp") == 0)
+    if (fx[i].mechs == ENTITLE_MECH_BIT (ENTITLE_MECH_SECCOMP))
       bits |= fx[i].fx;
   return bits;
 }

@@ -265,12 +265,26 @@ rule_text (const struct entitle_sys_rule_s *r, char *buf, size_t size)
                                                                                             : "allow");
 }
 
+/* What @e implies, as written ("network.egress=10.0.0.0/8"), malloc'd
+   and NULL-terminated.  */
+static char **
+implies_text (const struct entitle_entry_s *e)
+{
+  char **v = xcalloc (e->n_implies + 1, sizeof (char *));
+  size_t i;
+
+  for (i = 0; i < e->n_implies; i++)
+    v[i] = entitle_implied_format (&e->implies[i]);
+  return v;
+}
+
 static void print_list (const char *label, const char *const *list);
 
 /* What only custom rows say, for people.  */
 static void
 custom_text (const struct entitle_entry_s *e)
 {
+  cleanup_strv char **implies = implies_text (e);
   char buf[1024];
   size_t i;
 
@@ -281,7 +295,7 @@ custom_text (const struct entitle_entry_s *e)
     }
   print_list ("paths masked", e->masked);
   print_list ("paths made read-only", e->readonly);
-  print_list ("implies (as if asked for with it)", e->implies);
+  print_list ("implies (as if asked for with it)", (const char *const *)implies);
   for (i = 0; i < e->n_progs; i++)
     printf ("  bpf %s: program %s of %s\n", e->progs[i].attach, e->progs[i].program, e->progs[i].object);
   for (i = 0; i < e->n_data; i++)
@@ -468,6 +482,7 @@ mechanisms_json (const struct entitle_entry_s *e, const struct host_s *host)
 static void
 custom_json (json_t *o, const struct entitle_entry_s *e)
 {
+  cleanup_strv char **implies = implies_text (e);
   json_t *rules = json_new (JSON_ARRAY), *progs = json_new (JSON_ARRAY), *data = json_new (JSON_ARRAY);
   char buf[1024];
   size_t i;
@@ -481,7 +496,7 @@ custom_json (json_t *o, const struct entitle_entry_s *e)
     }
   json_set (o, "seccomp_rules", rules);
   json_set (o, "paths", pair_json ("masked", e->masked, "readonly", e->readonly));
-  json_set (o, "implies", strv_json (e->implies));
+  json_set (o, "implies", strv_json ((const char *const *)implies));
   for (i = 0; i < e->n_progs; i++)
     {
       json_t *p = json_new (JSON_OBJECT);

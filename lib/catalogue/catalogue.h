@@ -75,6 +75,16 @@ struct entitle_sys_arg_s
   uint64_t value, value_two;
 };
 
+/* A built-in modifier a custom row implies (its `egress`, `ingress`,
+   `bind`: "network.egress=10.0.0.0/8"), parsed once, when the admin config
+   is loaded, as a request would be.  */
+struct entitle_implied_s
+{
+  const struct entitle_entry_s *entry; /**< the built-in row (entitle_catalogue_find (NULL, ...)) */
+  const char *value;                   /**< as written */
+  union entitle_value_u v;             /**< parsed by the row's value kind */
+};
+
 struct entitle_sys_rule_s
 {
   const char *const *names;
@@ -136,10 +146,11 @@ struct entitle_entry_s
   /* What only custom rows (the admin's, lib/model/custom.c) say so far.  */
   const struct entitle_sys_rule_s *sys_rules; /**< seccomp rules with conditions or another action */
   size_t n_sys_rules;
-  const char *const *masked;          /**< paths masked */
-  const char *const *readonly;        /**< paths made read-only */
-  const char *const *implies;         /**< built-in modifiers with their values ("network.egress=10.0.0.0/8"),
-                                           asked for with it by the same source */
+  const char *const *masked;               /**< paths masked */
+  const char *const *readonly;             /**< paths made read-only */
+  const struct entitle_implied_s *implies; /**< built-in modifiers with their values, asked for with it by
+                                                the same source */
+  size_t n_implies;
   const struct entitle_prog_s *progs; /**< the admin's BPF programs */
   size_t n_progs;
   const uint64_t *data; /**< the words the programs find in their entitle_data map */

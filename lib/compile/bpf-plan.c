@@ -36,7 +36,7 @@ entitle_bpf_custom_points (const struct entitle_entry_s *e)
 bool
 entitle_bpf_beyond_seed (const struct entitle_entry_s *e)
 {
-  return !entitle_entry_bpf_only (e) || e->attach || e->implies || entitle_bpf_custom_points (e);
+  return !entitle_entry_bpf_only (e) || e->attach || e->n_implies || entitle_bpf_custom_points (e);
 }
 
 bool

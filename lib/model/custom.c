@@ -31,9 +31,11 @@ struct build_s
   const char *path; /**< the admin config */
   char *dir;        /**< its directory, where object paths start */
   struct entitle_entry_s *row;
-  struct vec_s cap_add, cap_drop, deny, allow, implies;
+  struct vec_s cap_add, cap_drop, deny, allow;
   struct entitle_sys_rule_s *rules;
   size_t n_rules;
+  struct entitle_implied_s *implies;
+  size_t n_implies;
 };
 
 static void *
@@ -86,9 +88,10 @@ build_release (struct build_s *b)
   vec_release (&b->cap_drop);
   vec_release (&b->deny);
   vec_release (&b->allow);
-  vec_release (&b->implies);
   free (get_and_reset (&b->rules));
   b->n_rules = 0;
+  free (get_and_reset (&b->implies));
+  b->n_implies = 0;
 }
 
 /* A non-empty array of strings.  */
@@ -382,8 +385,8 @@ parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_erro
       ret = entitle_parse_one (NULL, text, strlen (text), &req, err);
       if (UNLIKELY (ret < 0))
         return entitle_error_wrap (err, "`%s`", key);
-      free (req.value);
-      vec_push (&b->implies, own (b->cat, get_and_reset (&text)));
+      b->implies = xrealloc (b->implies, (b->n_implies + 1) * sizeof (*b->implies));
+      b->implies[b->n_implies++] = (struct entitle_implied_s){ req.entry, own (b->cat, req.value), req.v };
     }
   return ret;
 }
@@ -605,7 +608,7 @@ check_name (const char *name, entitle_error_t *err)
 static bool
 does_something (const struct build_s *b)
 {
-  return b->cap_add.n || b->cap_drop.n || b->deny.n || b->allow.n || b->n_rules || b->implies.n || b->row->masked
+  return b->cap_add.n || b->cap_drop.n || b->deny.n || b->allow.n || b->n_rules || b->n_implies || b->row->masked
          || b->row->readonly || b->row->n_progs;
 }
 
@@ -652,7 +655,8 @@ build_row (struct build_s *b, const char *name, const json_t *v, entitle_error_t
   row->cap_drop = vec_take (b->cat, &b->cap_drop);
   row->sys_deny = vec_take (b->cat, &b->deny);
   row->sys_allow = vec_take (b->cat, &b->allow);
-  row->implies = vec_take (b->cat, &b->implies);
+  row->implies = b->n_implies ? own (b->cat, get_and_reset (&b->implies)) : NULL;
+  row->n_implies = b->n_implies;
   row->sys_rules = b->n_rules ? own (b->cat, get_and_reset (&b->rules)) : NULL;
   row->n_sys_rules = b->n_rules;
   row->custom = b->path;

@@ -181,16 +181,17 @@ entitle_denier_name (const struct entitle_set_s *set, const struct entitle_reque
 {
   cleanup_free char *rule = entitle_request_format (denier);
   char *out;
-  size_t i;
+  size_t i, k;
 
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *e = set->items[i].entry;
-      if (e->custom && entitle_strv_has ((char *const *)e->implies, rule))
-        {
-          xasprintf (&out, "%s (%s)", e->name, rule);
-          return out;
-        }
+      for (k = 0; e->custom && k < e->n_implies; k++)
+        if (entitle_implied_is (&e->implies[k], denier))
+          {
+            xasprintf (&out, "%s (%s)", e->name, rule);
+            return out;
+          }
     }
   return get_and_reset (&rule);
 }

@@ -118,6 +118,30 @@ struct entitle_prog_s
    resolver, the compiler, the BPF plan, explain, entitlements(7), the
    tests' coverage lists) is derived from the rows.  A unit test checks
    that no row lacks a part another part needs.  */
+/* What a row's ports are to the Landlock layer's TCP rules
+   (lib/compile/landlock.c), which name ports, never addresses.  */
+enum entitle_landlock_tcp
+{
+  LANDLOCK_TCP_UNSAID = 0, /**< a row with a value that forgot: a unit test fails it */
+  LANDLOCK_TCP_NONE,       /**< nothing */
+  LANDLOCK_TCP_CONNECT,    /**< the only ports connect may reach: a layer where every rule names its ports */
+  LANDLOCK_TCP_BIND,       /**< the only ports bind may take: a bind layer */
+  LANDLOCK_TCP_BIND_ADDS,  /**< adds its ports to the bind layer a LANDLOCK_TCP_BIND row makes */
+};
+
+/* The value `entitle why` proposes, beside a denial of a row's programs,
+   for the denied event to go through (lib/read/denial.c).  */
+enum entitle_why_value
+{
+  WHY_VALUE_UNSAID = 0, /**< a row with a value that forgot: a unit test fails it */
+  WHY_VALUE_NONE,       /**< none */
+  WHY_VALUE_PORT,       /**< the event's port: "8080" */
+  WHY_VALUE_ADDRESS,    /**< the event's address, and port where it has one: "10.0.0.1/32:443" */
+};
+
+/* custom_key of a row that a custom row may not imply.  */
+#define ENTITLE_NOT_IMPLIED ""
+
 struct entitle_entry_s
 {
   const char *name;
@@ -142,6 +166,14 @@ struct entitle_entry_s
   const char *const *limits;      /**< what its promise does not cover, a sentence each */
   const char *note;               /**< more about it for people (entitlements(7), explain), or NULL */
   const char *summary;
+
+  /* What a row that takes a value says to the code that reads values:
+     each is a decision a new modifier makes in its row (a unit test fails
+     a row with a value that leaves one unsaid).  */
+  enum entitle_landlock_tcp landlock_tcp; /**< what its value's ports are to Landlock */
+  const char *custom_key;                 /**< the entitle.json(5) key by which a custom row implies it
+                                               ("egress"), or ENTITLE_NOT_IMPLIED */
+  enum entitle_why_value why_value;       /**< what `why` proposes for an event it denied */
 
   /* What only custom rows (the admin's, lib/model/custom.c) say so far.  */
   const struct entitle_sys_rule_s *sys_rules; /**< seccomp rules with conditions or another action */

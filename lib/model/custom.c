@@ -368,10 +368,26 @@ parse_readonly (struct build_s *b, const json_t *v, entitle_error_t *err)
   return parse_paths (b, v, "readonly_paths", &b->row->readonly, err);
 }
 
-/* "egress", "ingress", "bind": the rules of the built-in modifier of that
-   name, which the row then implies (parsed here as a request would be).  */
+/* The built-in row that a custom row implies by the key @key (its
+   custom_key: "egress"), or NULL.  */
+static const struct entitle_entry_s *
+implied_row (const char *key)
+{
+  size_t n, i;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
+
+  for (i = 0; i < n; i++)
+    if (rows[i].custom_key && rows[i].custom_key[0] && strcmp (rows[i].custom_key, key) == 0)
+      return &rows[i];
+  return NULL;
+}
+
+/* "egress", "ingress", "bind" (a row's custom_key): the rules of that
+   built-in modifier @row, which the row then implies (parsed here as a
+   request would be).  */
 static int
-parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_error_t *err)
+parse_implied (struct build_s *b, const struct entitle_entry_s *row, const char *key, const json_t *v,
+               entitle_error_t *err)
 {
   size_t i;
   int ret = strings (v, key, err);
@@ -381,7 +397,7 @@ parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_erro
       struct entitle_request_s req;
       cleanup_free char *text = NULL;
 
-      xasprintf (&text, "network.%s=%s", key, v->items[i]->text);
+      xasprintf (&text, "%s=%s", row->name, v->items[i]->text);
       ret = entitle_parse_one (NULL, text, strlen (text), &req, err);
       if (UNLIKELY (ret < 0))
         return entitle_error_wrap (err, "`%s`", key);
@@ -389,24 +405,6 @@ parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_erro
       b->implies[b->n_implies++] = (struct entitle_implied_s){ req.entry, own (b->cat, req.value), req.v };
     }
   return ret;
-}
-
-static int
-parse_egress (struct build_s *b, const json_t *v, entitle_error_t *err)
-{
-  return parse_implied (b, "egress", v, err);
-}
-
-static int
-parse_ingress (struct build_s *b, const json_t *v, entitle_error_t *err)
-{
-  return parse_implied (b, "ingress", v, err);
-}
-
-static int
-parse_bind (struct build_s *b, const json_t *v, entitle_error_t *err)
-{
-  return parse_implied (b, "bind", v, err);
 }
 
 /* The point @attach names: a cgroup point of attach.c, `seccomp`, or
@@ -538,13 +536,10 @@ static const struct
   const char *key;
   int (*parse) (struct build_s *b, const json_t *v, entitle_error_t *err);
 } fields[] = {
-  { "bind", parse_bind },
   { "bpf", parse_bpf },
   { "capabilities", parse_capabilities },
   { "contradicts", parse_contradicts },
   { "data", parse_data },
-  { "egress", parse_egress },
-  { "ingress", parse_ingress },
   { "masked_paths", parse_masked },
   { "note", parse_note },
   { "readonly_paths", parse_readonly },
@@ -613,14 +608,31 @@ does_something (const struct build_s *b)
 }
 
 static int
+compare_str (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
 unknown_field (const char *key, entitle_error_t *err)
 {
+  const size_t nf = sizeof (fields) / sizeof (fields[0]);
+  size_t n, k, m = 0;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
+  cleanup_free const char **names = xcalloc (nf + n, sizeof (char *));
   struct entitle_closest_s c;
-  size_t k;
 
+  /* The fields and the rows' keys in one sorted order: the first of two
+     as close wins.  */
+  for (k = 0; k < nf; k++)
+    names[m++] = fields[k].key;
+  for (k = 0; k < n; k++)
+    if (rows[k].custom_key && rows[k].custom_key[0])
+      names[m++] = rows[k].custom_key;
+  qsort (names, m, sizeof (char *), compare_str);
   entitle_closest_init (&c, key, strlen (key));
-  for (k = 0; k < sizeof (fields) / sizeof (fields[0]); k++)
-    entitle_closest_consider (&c, fields[k].key);
+  for (k = 0; k < m; k++)
+    entitle_closest_consider (&c, names[k]);
   return entitle_make_error (err, EINVAL, "unknown field `%s`%s%s%s (see entitle.json(5))", key,
                              c.best ? ": did you mean `" : "", c.best ? c.best : "", c.best ? "`?" : "");
 }
@@ -639,11 +651,17 @@ build_row (struct build_s *b, const char *name, const json_t *v, entitle_error_t
     return entitle_make_error (err, EINVAL, "the definition must be an object");
   for (i = 0; i < v->n; i++)
     {
+      const struct entitle_entry_s *implied = implied_row (v->keys[i]);
+
       for (k = 0; k < sizeof (fields) / sizeof (fields[0]) && strcmp (fields[k].key, v->keys[i]) != 0; k++)
         ;
-      if (k == sizeof (fields) / sizeof (fields[0]))
+      if (implied)
+        ret = parse_implied (b, implied, v->keys[i], v->items[i], err);
+      else if (k == sizeof (fields) / sizeof (fields[0]))
         return unknown_field (v->keys[i], err);
-      if ((ret = fields[k].parse (b, v->items[i], err)) < 0)
+      else
+        ret = fields[k].parse (b, v->items[i], err);
+      if (ret < 0)
         return ret;
     }
   if (!does_something (b))

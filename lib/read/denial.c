@@ -250,9 +250,9 @@ entitle_event_value (const struct entitle_entry_s *e, const struct entitle_event
 
   if (ev->info & (ENTITLE_EV_UNREADABLE | ENTITLE_EV_SOURCE_ROUTED))
     return false;
-  if (e->value == &entitle_value_ports && ev->port)
+  if (e->why_value == WHY_VALUE_PORT && ev->port)
     return snprintf (buf, len, "%u", ev->port) > 0;
-  if (e->value != &entitle_value_cidr || !has_addr
+  if (e->why_value != WHY_VALUE_ADDRESS || !has_addr
       || inet_ntop (ev->family == AF_INET6 ? AF_INET6 : AF_INET, ev->addr, a, sizeof (a)) == NULL)
     return false;
   if (ev->port)

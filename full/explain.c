@@ -62,11 +62,11 @@ struct host_s
 };
 
 static struct part_s *
-add_part (struct part_s *parts, size_t *n, const char *mechanism, enum part_state state)
+add_part (struct part_s *parts, size_t *n, enum entitle_mech mechanism, enum part_state state)
 {
   struct part_s *p = &parts[(*n)++];
   memset (p, 0, sizeof (*p));
-  p->mechanism = mechanism;
+  p->mechanism = entitle_mech_name (mechanism);
   p->state = state;
   return p;
 }
@@ -87,7 +87,7 @@ rules_restrict (const struct entitle_entry_s *e)
 {
   size_t i;
   for (i = 0; i < e->n_sys_rules; i++)
-    if (strcmp (e->sys_rules[i].action, "SCMP_ACT_ALLOW") != 0)
+    if (e->sys_rules[i].action != ENTITLE_ACT_ALLOW)
       return true;
   return false;
 }
@@ -203,33 +203,33 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
   size_t n = 0, i;
 
   if (e->cap_add || e->cap_drop || e->cap_keep)
-    snprintf (add_part (parts, &n, "capabilities", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_CAPABILITIES, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
   if (e->sys_deny || e->sys_allow || e->n_sys_rules || (entitle_entry_fx (e) & (FX_SECCOMP | FX_HOLD)))
-    seccomp_part (e, host, add_part (parts, &n, "seccomp", PART_ENFORCED));
+    seccomp_part (e, host, add_part (parts, &n, ENTITLE_MECH_SECCOMP, PART_ENFORCED));
   if (entitle_entry_fx (e) & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS | FX_HOLD))
-    snprintf (add_part (parts, &n, "namespaces", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_NAMESPACES, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by namespaces (the runtime makes them)");
   if ((e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK)) || e->masked || e->readonly)
-    snprintf (add_part (parts, &n, "paths", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_PATHS, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by paths (the runtime's masked and read-only mounts)");
   if (e->fx & (FX_DEV_DEFAULT | FX_DEV_ALL))
-    snprintf (add_part (parts, &n, "device cgroup", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_DEVICE_CGROUP, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the runtime's device cgroup (linux.resources.devices; not applied where the "
               "runtime manages no cgroup, as crun with --cgroup-manager=disabled)");
   if (e->fx & FX_NNP)
-    snprintf (add_part (parts, &n, "process", PART_ENFORCED)->reason, sizeof (parts->reason),
+    snprintf (add_part (parts, &n, ENTITLE_MECH_PROCESS, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the kernel's no_new_privs (set by the runtime)");
   if (e->fx & FX_LSM_UNCONFINED)
-    lsm_part (host, add_part (parts, &n, "LSM", PART_ENFORCED));
+    lsm_part (host, add_part (parts, &n, ENTITLE_MECH_LSM, PART_ENFORCED));
   if (needed)
-    cgroup_part (needed, host, add_part (parts, &n, "cgroup BPF", PART_ENFORCED));
+    cgroup_part (needed, host, add_part (parts, &n, ENTITLE_MECH_CGROUP_BPF, PART_ENFORCED));
   if (e->fx & FX_LANDLOCK)
-    landlock_part (e, host, add_part (parts, &n, "Landlock", PART_UNENFORCEABLE));
+    landlock_part (e, host, add_part (parts, &n, ENTITLE_MECH_LANDLOCK, PART_UNENFORCEABLE));
   for (i = 0; i < e->n_progs && i < ENTITLE_CUSTOM_PARTS; i++)
     if (e->progs[i].point >= ATTACH_COUNT)
       seed_part (e, &e->progs[i], host,
-                 add_part (parts, &n, e->progs[i].point == ENTITLE_POINT_SECCOMP ? "eBPF seccomp" : "Checmate",
+                 add_part (parts, &n, e->progs[i].point == ENTITLE_POINT_SECCOMP ? ENTITLE_MECH_EBPF_SECCOMP : ENTITLE_MECH_CHECMATE,
                            PART_UNENFORCEABLE));
   return n;
 }
@@ -238,8 +238,8 @@ explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struc
 static void
 rule_text (const struct entitle_sys_rule_s *r, char *buf, size_t size)
 {
-  static const char *const ops[][2] = { { "SCMP_CMP_EQ", "==" }, { "SCMP_CMP_NE", "!=" }, { "SCMP_CMP_LT", "<" }, { "SCMP_CMP_LE", "<=" }, { "SCMP_CMP_GT", ">" }, { "SCMP_CMP_GE", ">=" } };
-  size_t len = 0, k;
+  static const char *const ops[_SCMP_CMP_MAX] = { [SCMP_CMP_EQ] = "==", [SCMP_CMP_NE] = "!=", [SCMP_CMP_LT] = "<", [SCMP_CMP_LE] = "<=", [SCMP_CMP_GT] = ">", [SCMP_CMP_GE] = ">=" };
+  size_t len = 0;
   unsigned i;
 
   buf[0] = '\0';
@@ -249,21 +249,33 @@ rule_text (const struct entitle_sys_rule_s *r, char *buf, size_t size)
     {
       const struct entitle_sys_arg_s *a = &r->args[i];
       const char *lead = i ? " and" : " when";
-      for (k = 0; k < sizeof (ops) / sizeof (ops[0]) && strcmp (ops[k][0], a->op) != 0; k++)
-        ;
-      if (k < sizeof (ops) / sizeof (ops[0]))
-        len += (size_t)snprintf (buf + len, size - len, "%s arg%u %s %llu", lead, a->index, ops[k][1],
+      if (a->op != SCMP_CMP_MASKED_EQ)
+        len += (size_t)snprintf (buf + len, size - len, "%s arg%u %s %llu", lead, a->index, ops[a->op],
                                  (unsigned long long)a->value);
       else
         len += (size_t)snprintf (buf + len, size - len, "%s arg%u & %#llx == %#llx", lead, a->index,
                                  (unsigned long long)a->value, (unsigned long long)a->value_two);
     }
-  if (strcmp (r->action, "SCMP_ACT_ERRNO") == 0)
+  if (r->action == ENTITLE_ACT_ERRNO)
     snprintf (buf + len, size - len, ": errno %u (%s)", r->errno_ret,
               strerrorname_np ((int)r->errno_ret) ? strerrorname_np ((int)r->errno_ret) : "?");
   else
-    snprintf (buf + len, size - len, ": %s", strcmp (r->action, "SCMP_ACT_KILL_PROCESS") == 0 ? "kill" : strcmp (r->action, "SCMP_ACT_LOG") == 0 ? "log"
-                                                                                                                                                 : "allow");
+    snprintf (buf + len, size - len, ": %s",
+              r->action == ENTITLE_ACT_KILL_PROCESS ? "kill" : r->action == ENTITLE_ACT_LOG ? "log"
+                                                                                            : "allow");
+}
+
+/* What @e implies, as written ("network.egress=10.0.0.0/8"), malloc'd
+   and NULL-terminated.  */
+static char **
+implies_text (const struct entitle_entry_s *e)
+{
+  char **v = xcalloc (e->n_implies + 1, sizeof (char *));
+  size_t i;
+
+  for (i = 0; i < e->n_implies; i++)
+    v[i] = entitle_implied_format (&e->implies[i]);
+  return v;
 }
 
 static void print_list (const char *label, const char *const *list);
@@ -272,6 +284,7 @@ static void print_list (const char *label, const char *const *list);
 static void
 custom_text (const struct entitle_entry_s *e)
 {
+  cleanup_strv char **implies = implies_text (e);
   char buf[1024];
   size_t i;
 
@@ -282,7 +295,7 @@ custom_text (const struct entitle_entry_s *e)
     }
   print_list ("paths masked", e->masked);
   print_list ("paths made read-only", e->readonly);
-  print_list ("implies (as if asked for with it)", e->implies);
+  print_list ("implies (as if asked for with it)", (const char *const *)implies);
   for (i = 0; i < e->n_progs; i++)
     printf ("  bpf %s: program %s of %s\n", e->progs[i].attach, e->progs[i].program, e->progs[i].object);
   for (i = 0; i < e->n_data; i++)
@@ -307,13 +320,14 @@ print_effects (const struct entitle_entry_s *e)
   const struct entitle_fx_text_s *fx;
   const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
+  char mech[64];
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
     if (entitle_entry_fx (e) & fx[i].fx)
-      printf ("  %s: %s\n", fx[i].mechanism, fx[i].text);
+      printf ("  %s: %s\n", entitle_mech_names (fx[i].mechs, mech, sizeof (mech)), fx[i].text);
   if (cg)
-    printf ("  cgroup BPF: %s\n", cg);
+    printf ("  %s: %s\n", entitle_mech_name (ENTITLE_MECH_CGROUP_BPF), cg);
   for (i = 0; entitle_layer_text (e, &i, &layer, &text);)
     printf ("  %s, where the kernel has it: %s\n", layer, text);
 }
@@ -423,18 +437,18 @@ effects_json (const struct entitle_entry_s *e)
   const struct entitle_fx_text_s *fx = NULL;
   const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
-  char buf[512];
+  char buf[512], mech[64];
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
     if (entitle_entry_fx (e) & fx[i].fx)
       {
-        snprintf (buf, sizeof (buf), "%s: %s", fx[i].mechanism, fx[i].text);
+        snprintf (buf, sizeof (buf), "%s: %s", entitle_mech_names (fx[i].mechs, mech, sizeof (mech)), fx[i].text);
         json_push (a, json_new_string (buf));
       }
   if (cg)
     {
-      snprintf (buf, sizeof (buf), "cgroup BPF: %s", cg);
+      snprintf (buf, sizeof (buf), "%s: %s", entitle_mech_name (ENTITLE_MECH_CGROUP_BPF), cg);
       json_push (a, json_new_string (buf));
     }
   for (i = 0; entitle_layer_text (e, &i, &layer, &text);)
@@ -468,6 +482,7 @@ mechanisms_json (const struct entitle_entry_s *e, const struct host_s *host)
 static void
 custom_json (json_t *o, const struct entitle_entry_s *e)
 {
+  cleanup_strv char **implies = implies_text (e);
   json_t *rules = json_new (JSON_ARRAY), *progs = json_new (JSON_ARRAY), *data = json_new (JSON_ARRAY);
   char buf[1024];
   size_t i;
@@ -481,7 +496,7 @@ custom_json (json_t *o, const struct entitle_entry_s *e)
     }
   json_set (o, "seccomp_rules", rules);
   json_set (o, "paths", pair_json ("masked", e->masked, "readonly", e->readonly));
-  json_set (o, "implies", strv_json (e->implies));
+  json_set (o, "implies", strv_json ((const char *const *)implies));
   for (i = 0; i < e->n_progs; i++)
     {
       json_t *p = json_new (JSON_OBJECT);

@@ -93,6 +93,7 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
 {
   struct entitle_bpf_plan_s plan;
   cleanup_free char *names = NULL;
+  cleanup_strv char **keys = NULL;
   struct entitle_probe_s probe;
   entitle_error_t why = NULL;
   unsigned missing;
@@ -102,7 +103,8 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
 
   /* Beyond what the programs hold is bad input, refused whatever
      on_unenforceable says (the hook would refuse it too, later).  */
-  ret = entitle_bpf_plan (&plan, set, spec, err);
+  keys = entitle_sysctl_keys (spec);
+  ret = entitle_bpf_plan (&plan, set, keys, err);
   if (ret < 0 || (ret == 0 && !entitle_needs_bpf (set)))
     return ret;
   probed = shim_probe (ctx, &probe, &why) == 0;

@@ -126,6 +126,7 @@ entry_body (const struct entitle_entry_s *e)
   const struct entitle_fx_text_s *fx = NULL;
   const char *cg = e->bpf_text, *layer, *text;
   size_t i, n;
+  char mech[64];
 
   bold_list ("Capabilities kept at most (every other one is dropped, but those another entitlement adds)", e->cap_keep, true);
   bold_list ("Capabilities dropped", e->cap_drop, true);
@@ -136,8 +137,8 @@ entry_body (const struct entitle_entry_s *e)
   for (i = 0; i < n; i++)
     if (entitle_entry_fx (e) & fx[i].fx)
       {
-        printf (".br\n%c%s: ", fx[i].mechanism[0] >= 'a' ? fx[i].mechanism[0] - 'a' + 'A' : fx[i].mechanism[0],
-                fx[i].mechanism + 1);
+        const char *mechanism = entitle_mech_names (fx[i].mechs, mech, sizeof (mech));
+        printf (".br\n%c%s: ", mechanism[0] >= 'a' ? mechanism[0] - 'a' + 'A' : mechanism[0], mechanism + 1);
         roff (fx[i].text);
         puts (".");
       }

@@ -49,18 +49,20 @@ read_config (const struct hook_state_s *st, json_t **spec, entitle_error_t *err)
   return 0;
 }
 
-/* {"linux": {"sysctl": {KEY: ""...}}} from the comma-separated @keys: what
-   the plan reads of a config.  */
-static json_t *
-sysctl_spec (const char *keys)
+/* The list of the comma-separated @keys (--sysctls, the wire format of
+   create's list), malloc'd and NULL-terminated.  */
+static char **
+split_keys (const char *keys)
 {
-  json_t *spec = json_new (JSON_OBJECT);
-  json_t *sysctl = json_get_or_add (json_get_or_add (spec, "linux", JSON_OBJECT), "sysctl", JSON_OBJECT);
   cleanup_free char *copy = xstrdup (keys);
+  char **out = xcalloc (strlen (keys) / 2 + 2, sizeof (char *));
   char *save = NULL;
+  size_t n = 0;
+
   for (char *k = strtok_r (copy, ",", &save); k; k = strtok_r (NULL, ",", &save))
-    json_set (sysctl, k, json_new_string (""));
-  return spec;
+    if (!entitle_strv_has (out, k))
+      out[n++] = xstrdup (k);
+  return out;
 }
 
 /* The plan for the final set @final of the container: derived from its
@@ -75,13 +77,17 @@ static int
 load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct entitle_set_s *final,
            struct entitle_bpf_plan_s *plan, entitle_error_t *err)
 {
-  cleanup_json json_t *spec = NULL, *keys = NULL;
+  cleanup_json json_t *spec = NULL;
+  cleanup_strv char **keys = NULL;
   int ret = 0;
 
   /* In entitle-full, after the runtime's create: the set create decided
      and the config it wrote.  */
   if (st->final)
-    return entitle_bpf_plan (plan, st->final, st->spec, err);
+    {
+      keys = entitle_sysctl_keys (st->spec);
+      return entitle_bpf_plan (plan, st->final, keys, err);
+    }
   if (!entitle_request_in_annotations (st->doc))
     ret = read_config (st, &spec, err);
   if (ret == 0)
@@ -89,15 +95,15 @@ load_plan (struct entitle_ctx_s *ctx, const struct hook_state_s *st, struct enti
   if (ret == 0 && spec == NULL && entitle_bpf_reads_sysctls (final))
     {
       if (st->sysctls)
-        keys = sysctl_spec (st->sysctls);
+        keys = split_keys (st->sysctls);
       else
         ret = read_config (st, &spec, err);
     }
   if (UNLIKELY (ret < 0))
     return ret;
-  return entitle_bpf_plan (plan, final, keys ? keys : spec ? spec
-                                                           : st->doc,
-                           err);
+  if (keys == NULL)
+    keys = entitle_sysctl_keys (spec ? spec : st->doc);
+  return entitle_bpf_plan (plan, final, keys, err);
 }
 
 /* A child cgroup of the one the container shares with its caller: made,

@@ -39,16 +39,28 @@ entitle_attach_find (const char *name)
 }
 
 char *
-entitle_attach_names (unsigned mask, char *buf, size_t size)
+entitle_bits_names (unsigned mask, unsigned count, const char *(*name) (unsigned bit), char *buf, size_t size)
 {
   size_t len = 0;
-  int i;
+  unsigned i;
 
   buf[0] = '\0';
-  for (i = 0; i < ATTACH_COUNT && len < size; i++)
-    if (mask & ATTACH_BIT (i))
-      len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", entitle_attach_points[i].name);
+  for (i = 0; i < count && len < size; i++)
+    if (mask & (1u << i))
+      len += (size_t)snprintf (buf + len, size - len, "%s%s", len ? ", " : "", name (i));
   return buf;
+}
+
+static const char *
+point_name (unsigned point)
+{
+  return entitle_attach_points[point].name;
+}
+
+char *
+entitle_attach_names (unsigned mask, char *buf, size_t size)
+{
+  return entitle_bits_names (mask, ATTACH_COUNT, point_name, buf, size);
 }
 
 /* CHECMATE_HOOK_* of the seed's include/uapi/linux/checmate.h, lower

@@ -52,6 +52,13 @@ int entitle_attach_find (const char *name);
  */
 char *entitle_attach_names (unsigned mask, char *buf, size_t size);
 
+/**
+ * The names (@name of each bit) of the bits below @count set in @mask,
+ * ", "-separated in bit order, into @buf (always NUL-terminated); returns
+ * @buf.
+ */
+char *entitle_bits_names (unsigned mask, unsigned count, const char *(*name) (unsigned bit), char *buf, size_t size);
+
 /* The hooks of the Checmate patch set (the seed's enum checmate_hook, in
    its order): `checmate/HOOK` names one as an admin program's attach
    point.  */

@@ -82,10 +82,10 @@
 static const struct entitle_entry_s catalogue[] = {
   /* fs.*: Landlock, applied by the in-container helper entitle-init
      (lib/compile/landlock.c); refused where the kernel has no Landlock.  */
-  { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 1, .summary = "only these paths (plus what is needed to run) are readable" },
+  { .name = "fs.read", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 1, .landlock_tcp = LANDLOCK_TCP_NONE, .custom_key = ENTITLE_NOT_IMPLIED, .why_value = WHY_VALUE_NONE, .summary = "only these paths (plus what is needed to run) are readable" },
   /* XXX ABI 3 made truncate(2) a right: before it, a file outside the
      paths can be truncated by name (Debian 12's 6.1 has ABI 2).  */
-  { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 3, .landlock_below = "truncate(2) of a file outside the listed paths", .summary = "only these paths are writable" },
+  { .name = "fs.write", .value = &entitle_value_path, .fx = FX_LANDLOCK, .landlock_abi = 3, .landlock_below = "truncate(2) of a file outside the listed paths", .landlock_tcp = LANDLOCK_TCP_NONE, .custom_key = ENTITLE_NOT_IMPLIED, .why_value = WHY_VALUE_NONE, .summary = "only these paths are writable" },
 
   /* host.*: the host's devices, processes and kernel.  */
   { .name = "host.devices.admin", .domain = DOMAIN_DEVICES, .rung = 2, .cap_add = L ("CAP_SYS_ADMIN", "CAP_MKNOD"), .fx = FX_UNMASK | FX_DEV_ALL, .limits = L (VOID_SYS_ADMIN, "every device is allowed: the host's disks, which hold entitle, its configuration and every container's files, can be written past every mount"), .summary = "manage host devices: CAP_SYS_ADMIN, CAP_MKNOD, /proc and /sys unmasked" },
@@ -99,11 +99,11 @@ static const struct entitle_entry_s catalogue[] = {
      changes the network namespace the engine chose (DESIGN §7: a
      host-network pod that asks for network.user keeps its network).  */
   { .name = "network.admin", .domain = DOMAIN_NETWORK, .rung = 4, .cap_add = L (NETWORK_ADMIN_CAPS), .summary = "configure the network: CAP_NET_ADMIN, CAP_NET_RAW, low ports" },
-  { .name = "network.bind", .value = &entitle_value_ports, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .fill = entitle_bpf_fill_bind, .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .limits = L (PASSED_IN, "a datagram to an unconnected socket on an unlisted port is dropped, also a reply to what that socket sent: a client that needs replies connects its socket", UNREAD_IN), .summary = "only these ports may be bound and reached" },
-  { .name = "network.bind-map", .value = &entitle_value_port_map, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .fill = entitle_bpf_fill_bind_map, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .note = "A bind to port FROM binds port TO instead: port mapping without DNAT.", .summary = "rewrite the port of a bind (FROM:TO)" },
-  { .name = "network.egress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .fill = entitle_bpf_fill_egress, .note = "Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, no source-routed packet and none it cannot read to its transport header; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches only destinations listed without a port", "an IPv6 ping socket is not told that its packet to an unlisted address was dropped", UNREAD_OUT), .summary = "connect and send only to these destinations; no raw or packet sockets" },
+  { .name = "network.bind", .value = &entitle_value_ports, .policy = POL_BIND, .attach = BIND_ATTACH | ATTACH_BIT (ATTACH_SKB_INGRESS), .fill = entitle_bpf_fill_bind, .bpf_text = "bind4/6: only these ports may be bound; skb_ingress: no peer opens a connection to, or sends a datagram to an unconnected socket on, another port (ports the kernel chose included); replies to the container's own connections pass", .contradicts = L ("network.none"), .limits = L (PASSED_IN, "a datagram to an unconnected socket on an unlisted port is dropped, also a reply to what that socket sent: a client that needs replies connects its socket", UNREAD_IN), .landlock_tcp = LANDLOCK_TCP_BIND, .custom_key = "bind", .why_value = WHY_VALUE_PORT, .summary = "only these ports may be bound and reached" },
+  { .name = "network.bind-map", .value = &entitle_value_port_map, .policy = POL_BIND_MAP, .attach = BIND_ATTACH, .fill = entitle_bpf_fill_bind_map, .bpf_text = "bind4/6: the port of a bind is rewritten", .contradicts = L ("network.none"), .note = "A bind to port FROM binds port TO instead: port mapping without DNAT.", .landlock_tcp = LANDLOCK_TCP_BIND_ADDS, .custom_key = ENTITLE_NOT_IMPLIED, .why_value = WHY_VALUE_NONE, .summary = "rewrite the port of a bind (FROM:TO)" },
+  { .name = "network.egress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_EGRESS | POL_SOCK_NO_RAW, .attach = EGRESS_ATTACH, .fill = entitle_bpf_fill_egress, .note = "Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "connect4/6 and sendmsg4/6: only these destinations (loopback is not special); skb_egress: every packet too, whatever sent it, no source-routed packet and none it cannot read to its transport header; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches only destinations listed without a port", "an IPv6 ping socket is not told that its packet to an unlisted address was dropped", UNREAD_OUT), .landlock_tcp = LANDLOCK_TCP_CONNECT, .custom_key = "egress", .why_value = WHY_VALUE_ADDRESS, .summary = "connect and send only to these destinations; no raw or packet sockets" },
   { .name = "network.host", .domain = DOMAIN_NETWORK, .rung = 5, .exact_grant = true, .cap_add = L (NETWORK_ADMIN_CAPS), .fx = FX_HOST_NETNS, .summary = "BuildKit's name: the host's network namespace, with network.admin" },
-  { .name = "network.ingress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_INGRESS | POL_SOCK_NO_RAW, .attach = INGRESS_ATTACH, .fill = entitle_bpf_fill_ingress, .note = "PORT is the container's port the source may reach. Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "skb_ingress: only these sources open a connection to, or send a datagram to an unconnected socket of, the container (to the listed ports); replies to the container's own connections pass; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches the container from any source: echo replies and errors for its own traffic must", UNREAD_IN), .summary = "only these sources may reach the container's listening and unconnected sockets; no raw or packet sockets" },
+  { .name = "network.ingress", .value = &entitle_value_cidr, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_RAW"), .policy = POL_INGRESS | POL_SOCK_NO_RAW, .attach = INGRESS_ATTACH, .fill = entitle_bpf_fill_ingress, .note = "PORT is the container's port the source may reach. Loopback is not special: list 127.0.0.0/8 to allow it.", .bpf_text = "skb_ingress: only these sources open a connection to, or send a datagram to an unconnected socket of, the container (to the listed ports); replies to the container's own connections pass; sock_create: no raw sockets", .contradicts = L ("network.none", "network.proxy", "network.admin", "network.host", "security.insecure"), .limits = L (PASSED_IN, "a protocol without ports (ICMP) reaches the container from any source: echo replies and errors for its own traffic must", UNREAD_IN), .landlock_tcp = LANDLOCK_TCP_NONE, .custom_key = "ingress", .why_value = WHY_VALUE_ADDRESS, .summary = "only these sources may reach the container's listening and unconnected sockets; no raw or packet sockets" },
   { .name = "network.none", .domain = DOMAIN_NETWORK, .rung = 1, .cap_drop = L (NETWORK_ADMIN_CAPS), .sys_deny = L (IO_URING_SYSCALLS), .fx = FX_NEW_NETNS | FX_MASK_NET | FX_SOCK_UNIX, .policy = POL_SOCK_UNIX_ONLY, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: inet and inet6 sockets denied (the kernel runs it for those families only; seccomp denies the others)", .limits = L (PASSED_IN, NATIVE_ABI), .summary = "no network: only AF_UNIX sockets, own empty network namespace" },
   { .name = "network.proxy", .domain = DOMAIN_NETWORK, .rung = 3, .cap_add = L ("CAP_NET_BIND_SERVICE", "CAP_NET_RAW", "CAP_NET_BROADCAST"), .cap_drop = L ("CAP_NET_ADMIN"), .summary = "serve as a proxy: low ports, raw sockets, no network configuration" },
   { .name = "network.user", .domain = DOMAIN_NETWORK, .rung = 2, .cap_drop = L ("CAP_NET_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_NET_RAW"), .fx = FX_SOCK_USER, .policy = POL_SOCK_NO_RAW, .attach = ATTACH_BIT (ATTACH_SOCK_CREATE), .bpf_text = "sock_create: raw inet sockets denied (packet sockets: seccomp and the dropped CAP_NET_RAW)", .limits = L (NATIVE_ABI), .summary = "talk to the network as a user: no raw or packet sockets" },
@@ -292,28 +292,62 @@ entitle_entry_fx (const struct entitle_entry_s *e)
   return e->fx;
 }
 
+#define M(x) ENTITLE_MECH_BIT (ENTITLE_MECH_##x)
 static const struct entitle_fx_text_s fx_texts[] = {
-  { FX_NEW_NETNS, "namespaces", "a new network namespace, unless one is given by path" },
-  { FX_HOST_NETNS, "namespaces", "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
-  { FX_NEW_PIDNS, "namespaces", "a new pid namespace, unless one is given by path" },
-  { FX_HOST_PIDNS, "namespaces", "the host's pid namespace (the pid namespace is removed)" },
-  { FX_NNP, "process", "noNewPrivileges = true" },
-  { FX_PROC_SYS_RO, "paths", "/proc/sys read-only" },
-  { FX_MASK_NET, "paths", "/proc/sys/net and /sys/class/net masked" },
-  { FX_SYS_RO, "paths", "/sys read-only, /proc/kcore masked" },
-  { FX_CLEAR_RO, "paths", "readonlyPaths cleared" },
-  { FX_UNMASK, "paths", "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
-  { FX_SOCK_UNIX, "seccomp", "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
-  { FX_SOCK_USER, "seccomp", "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
-  { FX_NO_DEV_MKNOD, "seccomp", "mknod and mknodat of device nodes denied" },
-  { FX_PERSONALITY, "seccomp", "personality() for PER_LINUX (and the query) only" },
-  { FX_DEV_DEFAULT, "device cgroup", "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
-  { FX_DEV_ALL, "device cgroup", "every device allowed" },
-  { FX_LSM_UNCONFINED, "LSM", "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
-  { FX_HOLD, "seccomp, namespaces", "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
-  { FX_PRIVILEGED, "seccomp, namespaces", "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
-  { FX_LANDLOCK, "Landlock", "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
+  { FX_NEW_NETNS, M (NAMESPACES), "a new network namespace, unless one is given by path" },
+  { FX_HOST_NETNS, M (NAMESPACES), "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
+  { FX_NEW_PIDNS, M (NAMESPACES), "a new pid namespace, unless one is given by path" },
+  { FX_HOST_PIDNS, M (NAMESPACES), "the host's pid namespace (the pid namespace is removed)" },
+  { FX_NNP, M (PROCESS), "noNewPrivileges = true" },
+  { FX_PROC_SYS_RO, M (PATHS), "/proc/sys read-only" },
+  { FX_MASK_NET, M (PATHS), "/proc/sys/net and /sys/class/net masked" },
+  { FX_SYS_RO, M (PATHS), "/sys read-only, /proc/kcore masked" },
+  { FX_CLEAR_RO, M (PATHS), "readonlyPaths cleared" },
+  { FX_UNMASK, M (PATHS), "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
+  { FX_SOCK_UNIX, M (SECCOMP), "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_SOCK_USER, M (SECCOMP), "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_NO_DEV_MKNOD, M (SECCOMP), "mknod and mknodat of device nodes denied" },
+  { FX_PERSONALITY, M (SECCOMP), "personality() for PER_LINUX (and the query) only" },
+  { FX_DEV_DEFAULT, M (DEVICE_CGROUP), "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
+  { FX_DEV_ALL, M (DEVICE_CGROUP), "every device allowed" },
+  { FX_LSM_UNCONFINED, M (LSM), "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
+  { FX_HOLD, M (SECCOMP) | M (NAMESPACES), "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
+  { FX_PRIVILEGED, M (SECCOMP) | M (NAMESPACES), "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
+  { FX_LANDLOCK, M (LANDLOCK), "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
 };
+#undef M
+
+static const char *const mech_names[ENTITLE_MECH_COUNT_] = {
+  [ENTITLE_MECH_CAPABILITIES] = "capabilities",
+  [ENTITLE_MECH_SECCOMP] = "seccomp",
+  [ENTITLE_MECH_NAMESPACES] = "namespaces",
+  [ENTITLE_MECH_PATHS] = "paths",
+  [ENTITLE_MECH_DEVICE_CGROUP] = "device cgroup",
+  [ENTITLE_MECH_PROCESS] = "process",
+  [ENTITLE_MECH_LSM] = "LSM",
+  [ENTITLE_MECH_CGROUP_BPF] = "cgroup BPF",
+  [ENTITLE_MECH_LANDLOCK] = "Landlock",
+  [ENTITLE_MECH_EBPF_SECCOMP] = "eBPF seccomp",
+  [ENTITLE_MECH_CHECMATE] = "Checmate",
+};
+
+const char *
+entitle_mech_name (enum entitle_mech mech)
+{
+  return (unsigned)mech < ENTITLE_MECH_COUNT_ ? mech_names[mech] : "?";
+}
+
+static const char *
+mech_name (unsigned mech)
+{
+  return mech_names[mech];
+}
+
+const char *
+entitle_mech_names (unsigned mechs, char *buf, size_t len)
+{
+  return entitle_bits_names (mechs, ENTITLE_MECH_COUNT_, mech_name, buf, len);
+}
 
 const struct entitle_fx_text_s *
 entitle_fx_texts (size_t *n)

@@ -8,6 +8,7 @@
 #include "attach.h"
 #include "error.h"
 #include "values.h"
+#include "scmp.h"
 
 /* The entitlement catalogue, version 1 (DESIGN §3): one table, one row per
    entitlement, readable like the design's table.  */
@@ -70,15 +71,25 @@ typedef int (*entitle_bpf_fill_fn) (struct entitle_policy *policy, const struct 
 struct entitle_sys_arg_s
 {
   unsigned index;
-  const char *op; /**< "SCMP_CMP_EQ", ... as the OCI spec names it */
+  enum scmp_compare op; /**< SCMP_CMP_EQ, ... (scmp.h names them as the OCI spec does) */
   uint64_t value, value_two;
+};
+
+/* A built-in modifier a custom row implies (its `egress`, `ingress`,
+   `bind`: "network.egress=10.0.0.0/8"), parsed once, when the admin config
+   is loaded, as a request would be.  */
+struct entitle_implied_s
+{
+  const struct entitle_entry_s *entry; /**< the built-in row (entitle_catalogue_find (NULL, ...)) */
+  const char *value;                   /**< as written */
+  union entitle_value_u v;             /**< parsed by the row's value kind */
 };
 
 struct entitle_sys_rule_s
 {
   const char *const *names;
-  const char *action; /**< SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_LOG or SCMP_ACT_ALLOW */
-  unsigned errno_ret; /**< for SCMP_ACT_ERRNO */
+  enum entitle_scmp_act action; /**< ERRNO, KILL_PROCESS, LOG or ALLOW */
+  unsigned errno_ret;           /**< for SCMP_ACT_ERRNO */
   unsigned n_args;
   struct entitle_sys_arg_s args[ENTITLE_SYS_RULE_ARGS];
 };
@@ -107,6 +118,30 @@ struct entitle_prog_s
    resolver, the compiler, the BPF plan, explain, entitlements(7), the
    tests' coverage lists) is derived from the rows.  A unit test checks
    that no row lacks a part another part needs.  */
+/* What a row's ports are to the Landlock layer's TCP rules
+   (lib/compile/landlock.c), which name ports, never addresses.  */
+enum entitle_landlock_tcp
+{
+  LANDLOCK_TCP_UNSAID = 0, /**< a row with a value that forgot: a unit test fails it */
+  LANDLOCK_TCP_NONE,       /**< nothing */
+  LANDLOCK_TCP_CONNECT,    /**< the only ports connect may reach: a layer where every rule names its ports */
+  LANDLOCK_TCP_BIND,       /**< the only ports bind may take: a bind layer */
+  LANDLOCK_TCP_BIND_ADDS,  /**< adds its ports to the bind layer a LANDLOCK_TCP_BIND row makes */
+};
+
+/* The value `entitle why` proposes, beside a denial of a row's programs,
+   for the denied event to go through (lib/read/denial.c).  */
+enum entitle_why_value
+{
+  WHY_VALUE_UNSAID = 0, /**< a row with a value that forgot: a unit test fails it */
+  WHY_VALUE_NONE,       /**< none */
+  WHY_VALUE_PORT,       /**< the event's port: "8080" */
+  WHY_VALUE_ADDRESS,    /**< the event's address, and port where it has one: "10.0.0.1/32:443" */
+};
+
+/* custom_key of a row that a custom row may not imply.  */
+#define ENTITLE_NOT_IMPLIED ""
+
 struct entitle_entry_s
 {
   const char *name;
@@ -132,13 +167,22 @@ struct entitle_entry_s
   const char *note;               /**< more about it for people (entitlements(7), explain), or NULL */
   const char *summary;
 
+  /* What a row that takes a value says to the code that reads values:
+     each is a decision a new modifier makes in its row (a unit test fails
+     a row with a value that leaves one unsaid).  */
+  enum entitle_landlock_tcp landlock_tcp; /**< what its value's ports are to Landlock */
+  const char *custom_key;                 /**< the entitle.json(5) key by which a custom row implies it
+                                               ("egress"), or ENTITLE_NOT_IMPLIED */
+  enum entitle_why_value why_value;       /**< what `why` proposes for an event it denied */
+
   /* What only custom rows (the admin's, lib/model/custom.c) say so far.  */
   const struct entitle_sys_rule_s *sys_rules; /**< seccomp rules with conditions or another action */
   size_t n_sys_rules;
-  const char *const *masked;          /**< paths masked */
-  const char *const *readonly;        /**< paths made read-only */
-  const char *const *implies;         /**< built-in modifiers with their values ("network.egress=10.0.0.0/8"),
-                                           asked for with it by the same source */
+  const char *const *masked;               /**< paths masked */
+  const char *const *readonly;             /**< paths made read-only */
+  const struct entitle_implied_s *implies; /**< built-in modifiers with their values, asked for with it by
+                                                the same source */
+  size_t n_implies;
   const struct entitle_prog_s *progs; /**< the admin's BPF programs */
   size_t n_progs;
   const uint64_t *data; /**< the words the programs find in their entitle_data map */
@@ -192,13 +236,41 @@ bool entitle_entry_bpf_only (const struct entitle_entry_s *e);
 /** The ladder name of @domain ("network", ...). */
 const char *entitle_domain_name (enum entitle_domain domain);
 
-/* People's words for the FX_* effects, with the mechanism that applies
+/* The mechanisms that enforce a part of an entitlement, in the order
+   `entitle explain` lists them; entitle_mech_name gives each its one
+   name for people.  */
+enum entitle_mech
+{
+  ENTITLE_MECH_CAPABILITIES,
+  ENTITLE_MECH_SECCOMP,
+  ENTITLE_MECH_NAMESPACES,
+  ENTITLE_MECH_PATHS,
+  ENTITLE_MECH_DEVICE_CGROUP,
+  ENTITLE_MECH_PROCESS,
+  ENTITLE_MECH_LSM,
+  ENTITLE_MECH_CGROUP_BPF,
+  ENTITLE_MECH_LANDLOCK,
+  ENTITLE_MECH_EBPF_SECCOMP,
+  ENTITLE_MECH_CHECMATE,
+  ENTITLE_MECH_COUNT_,
+};
+
+#define ENTITLE_MECH_BIT(m) (1u << (m))
+
+/** People's name of @mech ("seccomp", "device cgroup", ...). */
+const char *entitle_mech_name (enum entitle_mech mech);
+
+/** The names of the mechanisms of the set @mechs (ENTITLE_MECH_BIT), in
+    the enum's order, joined with ", " into @buf; @buf is returned.  */
+const char *entitle_mech_names (unsigned mechs, char *buf, size_t len);
+
+/* People's words for the FX_* effects, with the mechanisms that apply
    each: what `entitle explain` and entitlements(7) print.  The cgroup
    programs are described by each row's bpf_text.  */
 struct entitle_fx_text_s
 {
   unsigned fx;
-  const char *mechanism; /**< "namespaces", "paths", "seccomp", ... */
+  unsigned mechs; /**< ENTITLE_MECH_BIT of each mechanism that applies it */
   const char *text;
 };
 

@@ -154,12 +154,32 @@ ports_cover (const union entitle_value_u *outer, const union entitle_value_u *in
   return inner->ports.lo >= outer->ports.lo && inner->ports.hi <= outer->ports.hi;
 }
 
+static void
+cidr_ports (const union entitle_value_u *v, unsigned *lo, unsigned *hi)
+{
+  *lo = v->cidr.lo;
+  *hi = v->cidr.hi;
+}
+
+static void
+range_ports (const union entitle_value_u *v, unsigned *lo, unsigned *hi)
+{
+  *lo = v->ports.lo;
+  *hi = v->ports.hi;
+}
+
+static void
+map_from_port (const union entitle_value_u *v, unsigned *lo, unsigned *hi)
+{
+  *lo = *hi = v->ports.lo;
+}
+
 const struct entitle_value_kind_s entitle_value_path = {
-  "PATH", "an absolute path without . or .. components", "/data", parse_path, NULL
+  "PATH", "an absolute path without . or .. components", "/data", parse_path, NULL, NULL
 };
-const struct entitle_value_kind_s entitle_value_ports = { "PORT[-PORT]", NULL, "8080", parse_ports, ports_cover };
-const struct entitle_value_kind_s entitle_value_port_map = { "FROM:TO", NULL, "80:8080", parse_port_map, NULL };
+const struct entitle_value_kind_s entitle_value_ports = { "PORT[-PORT]", NULL, "8080", parse_ports, ports_cover, range_ports };
+const struct entitle_value_kind_s entitle_value_port_map = { "FROM:TO", NULL, "80:8080", parse_port_map, NULL, map_from_port };
 const struct entitle_value_kind_s entitle_value_cidr = {
   "CIDR[:PORT[-PORT]]", "an IPv4 or IPv6 prefix, with an optional port or port range", "10.0.0.0/8:443", parse_cidr,
-  cidr_covers
+  cidr_covers, cidr_ports
 };

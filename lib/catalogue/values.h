@@ -42,6 +42,10 @@ struct entitle_value_kind_s
   /** Does @outer allow all that @inner does?  NULL: not an allowlist, so
       the admin's `require` does not floor it.  */
   bool (*covers) (const union entitle_value_u *outer, const union entitle_value_u *inner);
+  /** The ports @v names, as a socket call asks for them (a FROM:TO map's
+      FROM: the bind asks for FROM), into @lo and @hi.  NULL: it names
+      none.  */
+  void (*ports) (const union entitle_value_u *v, unsigned *lo, unsigned *hi);
 };
 
 /* The kinds the catalogue's rows name.  */

@@ -36,7 +36,7 @@ entitle_bpf_custom_points (const struct entitle_entry_s *e)
 bool
 entitle_bpf_beyond_seed (const struct entitle_entry_s *e)
 {
-  return !entitle_entry_bpf_only (e) || e->attach || e->implies || entitle_bpf_custom_points (e);
+  return !entitle_entry_bpf_only (e) || e->attach || e->n_implies || entitle_bpf_custom_points (e);
 }
 
 bool
@@ -75,23 +75,32 @@ entitle_bpf_quote (const struct entitle_set_s *set, unsigned attach)
   return out;
 }
 
-/* linux.sysctl keys as the kernel names them to the sysctl program.  */
-static int
-add_sysctls (struct entitle_policy *p, const json_t *spec, entitle_error_t *err)
+char **
+entitle_sysctl_keys (const json_t *spec)
 {
   const json_t *s = json_get (json_get (spec, "linux"), "sysctl");
-  size_t i;
+  size_t i, n = s && s->type == JSON_OBJECT ? s->n : 0;
+  char **keys = xcalloc (n + 1, sizeof (char *));
 
-  for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
+  for (i = 0; i < n; i++)
+    keys[i] = xstrdup (s->keys[i]);
+  return keys;
+}
+
+/* linux.sysctl keys as the kernel names them to the sysctl program.  */
+static int
+add_sysctls (struct entitle_policy *p, char *const *keys, entitle_error_t *err)
+{
+  for (; keys && *keys; keys++)
     {
       char *name = p->sysctl[p->n_sysctl];
-      if (strlen (s->keys[i]) >= ENTITLE_SYSCTL_NAME)
+      if (strlen (*keys) >= ENTITLE_SYSCTL_NAME)
         return entitle_make_error (err, ENAMETOOLONG, "sysctl `%s`: longer than %d bytes, the most the sysctl program compares",
-                                   s->keys[i], ENTITLE_SYSCTL_NAME - 1);
+                                   *keys, ENTITLE_SYSCTL_NAME - 1);
       if (p->n_sysctl >= ENTITLE_MAX_SYSCTLS)
         return entitle_make_error (err, E2BIG, "linux.sysctl sets more than %d keys, the most the sysctl program holds",
                                    ENTITLE_MAX_SYSCTLS);
-      strcpy (name, s->keys[i]);
+      strcpy (name, *keys);
       for (char *c = name; *c; c++)
         if (*c == '.')
           *c = '/';
@@ -101,7 +110,7 @@ add_sysctls (struct entitle_policy *p, const json_t *spec, entitle_error_t *err)
 }
 
 int
-entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *set, const json_t *spec,
+entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *set, char *const *sysctls,
                   entitle_error_t *err)
 {
   size_t i;
@@ -123,7 +132,7 @@ entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *s
     }
   if (plan->policy.flags & POL_SYSCTL_RO)
     {
-      ret = add_sysctls (&plan->policy, spec, err);
+      ret = add_sysctls (&plan->policy, sysctls, err);
       if (UNLIKELY (ret < 0))
         return ret;
     }

@@ -24,14 +24,18 @@ struct entitle_bpf_plan_s
 };
 
 /**
- * Build the plan for @set and @spec (the config.json, for linux.sysctl).
- * Returns 1 when there is something to enforce, 0 when not, or a negative
- * error when the request is beyond what the programs hold (more rules,
- * ranges or keys than bpf/progs/policy.h allows): bad input, refused whatever
+ * Build the plan for @set and @sysctls (the config's linux.sysctl keys,
+ * NULL-terminated, or NULL: entitle_sysctl_keys).  Returns 1 when there is
+ * something to enforce, 0 when not, or a negative error when the request
+ * is beyond what the programs hold (more rules, ranges or keys than
+ * bpf/progs/policy.h allows): bad input, refused whatever
  * `on_unenforceable` says.
  */
-int entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *set, const json_t *spec,
+int entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *set, char *const *sysctls,
                       entitle_error_t *err);
+
+/** The linux.sysctl keys of @spec, in its order (malloc'd, NULL-terminated). */
+char **entitle_sysctl_keys (const json_t *spec);
 
 /**
  * The entitlements of @set whose cgroup programs include one of @attach,

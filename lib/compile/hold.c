@@ -80,7 +80,7 @@ row_allows (const struct entitle_entry_s *e, const char *name)
   if (entitle_strv_has ((char *const *)e->sys_allow, name))
     return true;
   for (i = 0; i < e->n_sys_rules; i++)
-    if (entitle_seccomp_action_allows (e->sys_rules[i].action)
+    if (entitle_scmp_act_allows (e->sys_rules[i].action)
         && entitle_strv_has ((char *const *)e->sys_rules[i].names, name))
       return true;
   return false;

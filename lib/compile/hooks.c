@@ -46,22 +46,24 @@ own_hook (const json_t *list, const char *stage)
 }
 
 /* The config's linux.sysctl keys, comma-separated (malloc'd): what
-   security.confined's sysctl program lets the runtime write.  */
+   security.confined's sysctl program lets the runtime write, as the
+   hook's argv carries them (--sysctls: the wire format; the hook splits
+   them back into a list).  */
 static char *
 sysctl_keys (const json_t *spec)
 {
-  const json_t *s = json_get (json_get (spec, "linux"), "sysctl");
+  cleanup_strv char **keys = entitle_sysctl_keys (spec);
   size_t i, len = 1;
   char *out;
 
-  for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
-    len += strlen (s->keys[i]) + 1;
+  for (i = 0; keys[i]; i++)
+    len += strlen (keys[i]) + 1;
   out = xcalloc (1, len);
-  for (i = 0; s && s->type == JSON_OBJECT && i < s->n; i++)
+  for (i = 0; keys[i]; i++)
     {
       if (i)
         strcat (out, ",");
-      strcat (out, s->keys[i]);
+      strcat (out, keys[i]);
     }
   return out;
 }

@@ -90,47 +90,47 @@ entitle_helper_seccomp_fd (const struct entitle_ctx_s *ctx)
   return 3 + ctx->preserve_fds;
 }
 
-/* The ports of @req's value that its row's programs allow: an egress
+#define TCP(role) (1u << (role))
+
+/* Does @req's row play one of the @roles (TCP bits of its landlock_tcp)?  */
+static bool
+plays (const struct entitle_request_s *req, unsigned roles)
+{
+  return (TCP (req->entry->landlock_tcp) & roles) != 0;
+}
+
+/* The ports of @req's value, as its value kind names them: an egress
    rule's range (0-65535 without a port), a bind range, a bind-map's FROM
    (the cgroup program maps a bind after Landlock saw its port).  */
 static bool
 ports_of (const struct entitle_request_s *req, unsigned *lo, unsigned *hi)
 {
-  unsigned policy = req->entry->policy;
-
-  if (req->value == NULL)
+  if (req->value == NULL || req->entry->value == NULL || req->entry->value->ports == NULL)
     return false;
-  if (policy & POL_EGRESS)
-    *lo = req->v.cidr.lo, *hi = req->v.cidr.hi;
-  else if (policy & POL_BIND)
-    *lo = req->v.ports.lo, *hi = req->v.ports.hi;
-  else if (policy & POL_BIND_MAP)
-    *lo = *hi = req->v.ports.lo;
-  else
-    return false;
+  req->entry->value->ports (&req->v, lo, hi);
   return true;
 }
 
 static bool
-has_policy (const struct entitle_set_s *set, unsigned policy)
+has_role (const struct entitle_set_s *set, unsigned roles)
 {
   for (size_t i = 0; i < set->n; i++)
-    if (set->items[i].entry->policy & policy)
+    if (plays (&set->items[i], roles))
       return true;
   return false;
 }
 
-/* OPTION PORTS for each value of the rows with @policy, into @a; false
-   when a value allows every port or the ports add up to more than
-   ENTITLE_LANDLOCK_MAX_PORTS.  */
+/* OPTION PORTS for each value of the rows that play one of @roles, into
+   @a; false when a value allows every port or the ports add up to more
+   than ENTITLE_LANDLOCK_MAX_PORTS.  */
 static bool
-rows_ports (const struct entitle_set_s *set, unsigned policy, const char *option, struct argv_s *a)
+rows_ports (const struct entitle_set_s *set, unsigned roles, const char *option, struct argv_s *a)
 {
   unsigned lo, hi, total = 0;
 
   for (size_t i = 0; i < set->n; i++)
     {
-      if ((set->items[i].entry->policy & policy) == 0 || !ports_of (&set->items[i], &lo, &hi))
+      if (!plays (&set->items[i], roles) || !ports_of (&set->items[i], &lo, &hi))
         continue;
       total += hi - lo + 1;
       if ((lo == 0 && hi == 65535) || total > ENTITLE_LANDLOCK_MAX_PORTS)
@@ -158,24 +158,24 @@ append (struct argv_s *to, struct argv_s *from)
 
 /* Landlock's TCP rules name a port, never an address: they may only add a
    layer where every port the cgroup programs allow is listed.  So connect
-   rules only when every network.egress rule names its ports, bind rules
-   only under network.bind, and neither beyond ENTITLE_LANDLOCK_MAX_PORTS
-   ports.  */
+   rules only when every rule of a LANDLOCK_TCP_CONNECT row (network.egress)
+   names its ports, bind rules only under a LANDLOCK_TCP_BIND row
+   (network.bind), and neither beyond ENTITLE_LANDLOCK_MAX_PORTS ports.  */
 static void
 tcp_layer (const struct entitle_set_s *set, struct argv_s *out)
 {
   struct argv_s a = { 0 };
 
-  if (has_policy (set, POL_EGRESS) && rows_ports (set, POL_EGRESS, "--tcp-connect", &a))
+  if (has_role (set, TCP (LANDLOCK_TCP_CONNECT)) && rows_ports (set, TCP (LANDLOCK_TCP_CONNECT), "--tcp-connect", &a))
     append (out, &a);
   reset (&a);
-  if (!has_policy (set, POL_BIND))
+  if (!has_role (set, TCP (LANDLOCK_TCP_BIND)))
     return;
   /* bind(0) passes the bind program (the kernel chooses the port; the
      ingress program holds it to the list), and a bind-map's FROM is what
      Landlock sees: the program maps the port after it.  */
   push_ports (&a, "--tcp-bind", 0, 0);
-  if (rows_ports (set, POL_BIND | POL_BIND_MAP, "--tcp-bind", &a))
+  if (rows_ports (set, TCP (LANDLOCK_TCP_BIND) | TCP (LANDLOCK_TCP_BIND_ADDS), "--tcp-bind", &a))
     append (out, &a);
   reset (&a);
 }

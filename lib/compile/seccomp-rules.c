@@ -7,6 +7,7 @@
 #include <string.h>
 #include "catalogue.h"
 #include "caps.h"
+#include "scmp.h"
 #include "seccomp-rules.h"
 #include "seccomp-profile.h"
 #include "strset.h"
@@ -18,7 +19,7 @@
 struct cond
 {
   unsigned index;
-  const char *op;
+  enum scmp_compare op;
   uint64_t value, value_two;
 };
 
@@ -50,21 +51,21 @@ struct restriction
   size_t nallow;
   const struct rule *deny;
   size_t ndeny;
-  const char *action; /**< what a denied call gets: NULL is SCMP_ACT_ERRNO (a custom rule's may differ) */
+  enum entitle_scmp_act action; /**< what a denied call gets: UNKNOWN is ERRNO (a custom rule's may differ) */
   void (*rest) (struct rules *out);
 };
 
-#define EQ(i, v)           \
-  {                        \
-    i, "SCMP_CMP_EQ", v, 0 \
+#define EQ(i, v)         \
+  {                      \
+    i, SCMP_CMP_EQ, v, 0 \
   }
-#define NE(i, v)           \
-  {                        \
-    i, "SCMP_CMP_NE", v, 0 \
+#define NE(i, v)         \
+  {                      \
+    i, SCMP_CMP_NE, v, 0 \
   }
-#define MASKED(i, m, v)           \
-  {                               \
-    i, "SCMP_CMP_MASKED_EQ", m, v \
+#define MASKED(i, m, v)         \
+  {                             \
+    i, SCMP_CMP_MASKED_EQ, m, v \
   }
 #define R1(a) \
   {           \
@@ -186,7 +187,7 @@ complement_in (struct rules *out, const struct field *f, const struct cond *firs
   for (i = 0; i < f->nkeep; i++)
     kept |= ((f->keep[i] >> shift) & above) == low;
   if (!kept)
-    push_rule (out, first, (struct cond){ f->index, "SCMP_CMP_MASKED_EQ", ((f->mask >> shift) & above) << shift, low << shift });
+    push_rule (out, first, (struct cond){ f->index, SCMP_CMP_MASKED_EQ, ((f->mask >> shift) & above) << shift, low << shift });
   else if (bits > 0)
     {
       complement_in (out, f, first, low, bits - 1);
@@ -237,38 +238,33 @@ mknodat_rest (struct rules *out)
 static const struct restriction restrictions[] = {
   /* socketcall multiplexes socket() on 32-bit x86: it would bypass any
      rule on socket's arguments.  */
-  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL, NULL },
-  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), NULL, NULL },
-  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0, NULL, NULL },
-  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied), NULL, user_rest },
-  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0, NULL, NULL },
-  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev), NULL, mknod_rest },
-  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev), NULL, mknodat_rest },
-  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux), NULL, NULL },
+  { FX_SOCK_UNIX, "socket", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), ENTITLE_ACT_UNKNOWN, NULL },
+  { FX_SOCK_UNIX, "socketpair", EPERM, unix_only, N (unix_only), not_unix, N (not_unix), ENTITLE_ACT_UNKNOWN, NULL },
+  { FX_SOCK_UNIX, "socketcall", EPERM, NULL, 0, NULL, 0, ENTITLE_ACT_UNKNOWN, NULL },
+  { FX_SOCK_USER, "socket", EPERM, user_sockets, N (user_sockets), user_denied, N (user_denied), ENTITLE_ACT_UNKNOWN, user_rest },
+  { FX_SOCK_USER, "socketcall", EPERM, NULL, 0, NULL, 0, ENTITLE_ACT_UNKNOWN, NULL },
+  { FX_NO_DEV_MKNOD, "mknod", EPERM, mknod_ok, N (mknod_ok), mknod_dev, N (mknod_dev), ENTITLE_ACT_UNKNOWN, mknod_rest },
+  { FX_NO_DEV_MKNOD, "mknodat", EPERM, mknodat_ok, N (mknodat_ok), mknodat_dev, N (mknodat_dev), ENTITLE_ACT_UNKNOWN, mknodat_rest },
+  { FX_PERSONALITY, "personality", EPERM, per_linux, N (per_linux), not_per_linux, N (not_per_linux), ENTITLE_ACT_UNKNOWN, NULL },
 };
 
 /* glibc falls back from clone3 to clone on ENOSYS only.  */
 static const struct restriction clone_restrictions[] = {
-  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns), NULL, NULL },
-  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0, NULL, NULL },
+  { 0, "clone", EPERM, clone_no_ns, N (clone_no_ns), clone_ns, N (clone_ns), ENTITLE_ACT_UNKNOWN, NULL },
+  { 0, "clone3", ENOSYS, NULL, 0, NULL, 0, ENTITLE_ACT_UNKNOWN, NULL },
 };
-
-bool
-entitle_seccomp_action_allows (const char *action)
-{
-  static const char *const allowing[] = { "SCMP_ACT_ALLOW", "SCMP_ACT_LOG", "SCMP_ACT_TRACE",
-                                          "SCMP_ACT_NOTIFY" };
-  size_t i;
-  for (i = 0; action && i < N (allowing); i++)
-    if (strcmp (action, allowing[i]) == 0)
-      return true;
-  return false;
-}
 
 static bool
 default_allows (const json_t *seccomp)
 {
-  return entitle_seccomp_action_allows (json_string (json_get (seccomp, "defaultAction")));
+  return entitle_scmp_act_allows (entitle_scmp_act_of (seccomp, "defaultAction"));
+}
+
+/* Does the rule @r of a profile let a call run?  */
+static bool
+rule_allows (const json_t *r)
+{
+  return entitle_scmp_act_allows (entitle_scmp_act_of (r, "action"));
 }
 
 static unsigned
@@ -286,7 +282,7 @@ cond_json (const struct cond *c)
   json_set (o, "value", json_new_uint (c->value));
   if (c->value_two)
     json_set (o, "valueTwo", json_new_uint (c->value_two));
-  json_set (o, "op", json_new_string (c->op));
+  json_set (o, "op", json_new_string (entitle_scmp_op_name (c->op)));
   return o;
 }
 
@@ -295,14 +291,14 @@ cond_json (const struct cond *c)
 /* Add the rule {@names (taken), @action, @errno_ret, @args (taken)},
    unless an equal one is there.  */
 static void
-add_names_rule (json_t *seccomp, json_t *names, const char *action, unsigned errno_ret, json_t *args)
+add_names_rule (json_t *seccomp, json_t *names, enum entitle_scmp_act action, unsigned errno_ret, json_t *args)
 {
   json_t *syscalls = json_get_or_add (seccomp, "syscalls", JSON_ARRAY);
   json_t *r = json_new (JSON_OBJECT);
   size_t i;
 
   json_set (r, "names", names);
-  json_set (r, "action", json_new_string (action));
+  json_set (r, "action", json_new_string (entitle_scmp_act_name (action)));
   if (errno_ret)
     json_set (r, "errnoRet", json_new_uint (errno_ret));
   if (args)
@@ -317,7 +313,7 @@ add_names_rule (json_t *seccomp, json_t *names, const char *action, unsigned err
 }
 
 static void
-add_rule (json_t *seccomp, const char *name, const char *action, unsigned errno_ret, json_t *args)
+add_rule (json_t *seccomp, const char *name, enum entitle_scmp_act action, unsigned errno_ret, json_t *args)
 {
   json_t *names = json_new (JSON_ARRAY);
 
@@ -340,16 +336,15 @@ remove_allowing_but (json_t *seccomp, const char *name, bool (*keep) (const json
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n;)
     {
       json_t *r = syscalls->items[i], *names = json_get (r, "names");
-      const char *action = json_string (json_get (r, "action"));
       long at = json_array_find_string (names, name);
 
-      if (at < 0 || !entitle_seccomp_action_allows (action) || (keep && keep (r, data)))
+      if (at < 0 || !rule_allows (r) || (keep && keep (r, data)))
         {
           i++;
           continue;
         }
       json_t *t = json_new (JSON_OBJECT);
-      json_set (t, "action", json_new_string (action));
+      json_set (t, "action", json_clone (json_get (r, "action")));
       if (json_get (r, "args"))
         json_set (t, "args", json_clone (json_get (r, "args")));
       json_push (taken, t);
@@ -389,26 +384,29 @@ parse_u64 (const json_t *v, uint64_t *out)
 static bool
 satisfies (const json_t *a, uint64_t x)
 {
-  const char *op = json_string (json_get (a, "op"));
   uint64_t v, v2;
 
-  if (op == NULL || !parse_u64 (json_get (a, "value"), &v) || !parse_u64 (json_get (a, "valueTwo"), &v2))
+  if (!parse_u64 (json_get (a, "value"), &v) || !parse_u64 (json_get (a, "valueTwo"), &v2))
     return false;
-  if (strcmp (op, "SCMP_CMP_EQ") == 0)
-    return x == v;
-  if (strcmp (op, "SCMP_CMP_NE") == 0)
-    return x != v;
-  if (strcmp (op, "SCMP_CMP_LT") == 0)
-    return x < v;
-  if (strcmp (op, "SCMP_CMP_LE") == 0)
-    return x <= v;
-  if (strcmp (op, "SCMP_CMP_GT") == 0)
-    return x > v;
-  if (strcmp (op, "SCMP_CMP_GE") == 0)
-    return x >= v;
-  if (strcmp (op, "SCMP_CMP_MASKED_EQ") == 0)
-    return (x & v) == v2;
-  return false;
+  switch (entitle_scmp_op_parse (json_string (json_get (a, "op"))))
+    {
+    case SCMP_CMP_EQ:
+      return x == v;
+    case SCMP_CMP_NE:
+      return x != v;
+    case SCMP_CMP_LT:
+      return x < v;
+    case SCMP_CMP_LE:
+      return x <= v;
+    case SCMP_CMP_GT:
+      return x > v;
+    case SCMP_CMP_GE:
+      return x >= v;
+    case SCMP_CMP_MASKED_EQ:
+      return (x & v) == v2;
+    default:
+      return false;
+    }
 }
 
 static const struct cond *
@@ -424,10 +422,9 @@ cond_on (const struct rule *b, unsigned index)
 static bool
 same_cond (const json_t *a, const struct cond *c)
 {
-  const char *op = json_string (json_get (a, "op"));
   uint64_t v, v2;
 
-  return op && strcmp (op, c->op) == 0 && parse_u64 (json_get (a, "value"), &v)
+  return entitle_scmp_op_parse (json_string (json_get (a, "op"))) == c->op && parse_u64 (json_get (a, "value"), &v)
          && parse_u64 (json_get (a, "valueTwo"), &v2) && v == c->value && v2 == c->value_two;
 }
 
@@ -455,7 +452,7 @@ merge (const json_t *old, const struct rule *b)
       c = cond_on (b, (unsigned)index);
       if (c == NULL)
         json_push (args, json_clone (a));
-      else if (!same_cond (a, c) && (strcmp (c->op, "SCMP_CMP_EQ") != 0 || !satisfies (a, c->value)))
+      else if (!same_cond (a, c) && (c->op != SCMP_CMP_EQ || !satisfies (a, c->value)))
         goto drop;
     }
   return args;
@@ -464,20 +461,20 @@ drop:
   return NULL;
 }
 
-static const char *
+static enum entitle_scmp_act
 action_of (const struct restriction *r)
 {
-  return r->action ? r->action : "SCMP_ACT_ERRNO";
+  return r->action ? r->action : ENTITLE_ACT_ERRNO;
 }
 
 /* Does the default action of @seccomp give a call @action (with @errno_ret
    for SCMP_ACT_ERRNO)?  */
 static bool
-default_is (const json_t *seccomp, const char *action, unsigned errno_ret)
+default_is (const json_t *seccomp, enum entitle_scmp_act action, unsigned errno_ret)
 {
-  const char *d = json_string (json_get (seccomp, "defaultAction"));
+  enum entitle_scmp_act d = entitle_scmp_act_of (seccomp, "defaultAction");
 
-  return d && strcmp (d, action) == 0 && (strcmp (d, "SCMP_ACT_ERRNO") != 0 || default_errno (seccomp) == errno_ret);
+  return d != ENTITLE_ACT_UNKNOWN && d == action && (d != ENTITLE_ACT_ERRNO || default_errno (seccomp) == errno_ret);
 }
 
 /* Does the default action of @seccomp give a call what @r gives it?  */
@@ -504,8 +501,8 @@ rule_args (const struct rule *b)
 static void
 add_denials (json_t *seccomp, const struct restriction *r, const struct rule *deny, size_t ndeny)
 {
-  const char *action = action_of (r);
-  unsigned e = strcmp (action, "SCMP_ACT_ERRNO") == 0 ? r->errno_ret : 0;
+  enum entitle_scmp_act action = action_of (r);
+  unsigned e = action == ENTITLE_ACT_ERRNO ? r->errno_ret : 0;
   size_t j;
 
   if (ndeny == 0)
@@ -564,7 +561,7 @@ restrict_denying (json_t *seccomp, const struct restriction *r)
       {
         json_t *args = merge (json_get (taken->items[i], "args"), &r->allow[j]);
         if (args)
-          add_rule (seccomp, r->name, json_string (json_get (taken->items[i], "action")), 0, args);
+          add_rule (seccomp, r->name, entitle_scmp_act_of (taken->items[i], "action"), 0, args);
       }
   /* What the allowances leave out is the default's, where it gives what
      @r gives (Docker's and containerd's ERRNO/EPERM); elsewhere it is
@@ -629,7 +626,7 @@ remove_allowing_all (json_t *seccomp, const struct entitle_strset_s *set)
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n;)
     {
       json_t *r = syscalls->items[i], *names = json_get (r, "names");
-      if (names && names->type == JSON_ARRAY && entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+      if (names && names->type == JSON_ARRAY && rule_allows (r)
           && json_array_drop (names, named_in, (void *)set) > 0 && names->n == 0)
         json_remove_at (syscalls, i);
       else
@@ -669,8 +666,8 @@ deny_all (json_t *seccomp, char *const *deny, struct entitle_outcome_s *out)
       json_push (names, json_new_string (*deny));
     }
   remove_allowing_all (seccomp, &set);
-  if (names->n > 0 && !default_is (seccomp, "SCMP_ACT_ERRNO", EPERM))
-    add_names_rule (seccomp, names, "SCMP_ACT_ERRNO", EPERM, NULL);
+  if (names->n > 0 && !default_is (seccomp, ENTITLE_ACT_ERRNO, EPERM))
+    add_names_rule (seccomp, names, ENTITLE_ACT_ERRNO, EPERM, NULL);
   else
     json_free (names);
 }
@@ -685,8 +682,7 @@ allowed_unconditionally (const json_t *seccomp, const char *name)
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
       const json_t *r = syscalls->items[i], *args = json_get (r, "args");
-      if (entitle_seccomp_action_allows (json_string (json_get (r, "action")))
-          && json_array_find_string (json_get (r, "names"), name) >= 0
+      if (rule_allows (r) && json_array_find_string (json_get (r, "names"), name) >= 0
           && (args == NULL || args->type != JSON_ARRAY || args->n == 0))
         return true;
     }
@@ -718,7 +714,7 @@ allow_all (json_t *seccomp, const struct entitle_seccomp_plan_s *plan, struct en
     }
   rule = json_new (JSON_OBJECT);
   json_set (rule, "names", names);
-  json_set (rule, "action", json_new_string ("SCMP_ACT_ALLOW"));
+  json_set (rule, "action", json_new_string (entitle_scmp_act_name (ENTITLE_ACT_ALLOW)));
   json_push (json_get_or_add (seccomp, "syscalls", JSON_ARRAY), rule);
 }
 
@@ -736,8 +732,7 @@ lift_denial (json_t *seccomp, const char *name)
       json_t *r = syscalls->items[i], *names = json_get (r, "names"), *args = json_get (r, "args");
       long at = json_array_find_string (names, name);
 
-      if (at < 0 || entitle_seccomp_action_allows (json_string (json_get (r, "action")))
-          || (args && args->type == JSON_ARRAY && args->n > 0))
+      if (at < 0 || rule_allows (r) || (args && args->type == JSON_ARRAY && args->n > 0))
         {
           i++;
           continue;
@@ -762,7 +757,7 @@ allow_clone_ns (json_t *seccomp)
     {
       json_t *r = syscalls->items[i], *names = json_get (r, "names");
       long at = json_array_find_string (names, "clone3");
-      if (at >= 0 && !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+      if (at >= 0 && !rule_allows (r))
         {
           json_remove_at (names, (size_t)at);
           if (names->n == 0)
@@ -778,8 +773,8 @@ allow_clone_ns (json_t *seccomp)
     return;
   json_free (remove_allowing (seccomp, "clone"));
   json_free (remove_allowing (seccomp, "clone3"));
-  add_rule (seccomp, "clone", "SCMP_ACT_ALLOW", 0, NULL);
-  add_rule (seccomp, "clone3", "SCMP_ACT_ALLOW", 0, NULL);
+  add_rule (seccomp, "clone", ENTITLE_ACT_ALLOW, 0, NULL);
+  add_rule (seccomp, "clone3", ENTITLE_ACT_ALLOW, 0, NULL);
 }
 
 /* The calls a condition does not match, as rules of one condition each
@@ -788,21 +783,26 @@ allow_clone_ns (json_t *seccomp)
 static size_t
 negate (const struct entitle_sys_arg_s *a, struct rule *out)
 {
-  static const char *const pairs[][2] = { { "SCMP_CMP_EQ", "SCMP_CMP_NE" }, { "SCMP_CMP_LT", "SCMP_CMP_GE" }, { "SCMP_CMP_LE", "SCMP_CMP_GT" } };
-  size_t i, n = 0;
+  static const enum scmp_compare opposite[_SCMP_CMP_MAX] = {
+    [SCMP_CMP_EQ] = SCMP_CMP_NE,
+    [SCMP_CMP_NE] = SCMP_CMP_EQ,
+    [SCMP_CMP_LT] = SCMP_CMP_GE,
+    [SCMP_CMP_GE] = SCMP_CMP_LT,
+    [SCMP_CMP_LE] = SCMP_CMP_GT,
+    [SCMP_CMP_GT] = SCMP_CMP_LE,
+  };
+  size_t n = 0;
   unsigned b;
 
-  for (i = 0; i < N (pairs); i++)
-    if (strcmp (a->op, pairs[i][0]) == 0 || strcmp (a->op, pairs[i][1]) == 0)
-      {
-        const char *op = strcmp (a->op, pairs[i][0]) == 0 ? pairs[i][1] : pairs[i][0];
-        out[0] = (struct rule){ 1, { { a->index, op, a->value, 0 } } };
-        return 1;
-      }
+  if ((unsigned)a->op < _SCMP_CMP_MAX && opposite[a->op])
+    {
+      out[0] = (struct rule){ 1, { { a->index, opposite[a->op], a->value, 0 } } };
+      return 1;
+    }
   /* (x & m) != v: some bit of the mask differs from v's.  */
   for (b = 0; b < 64; b++)
     if (a->value & (1ULL << b))
-      out[n++] = (struct rule){ 1, { { a->index, "SCMP_CMP_MASKED_EQ", 1ULL << b, (a->value_two ^ (1ULL << b)) & (1ULL << b) } } };
+      out[n++] = (struct rule){ 1, { { a->index, SCMP_CMP_MASKED_EQ, 1ULL << b, (a->value_two ^ (1ULL << b)) & (1ULL << b) } } };
   return n;
 }
 
@@ -834,7 +834,7 @@ apply_custom (json_t *seccomp, const struct entitle_sys_rule_s *cr)
       all.c[i] = (struct cond){ cr->args[i].index, cr->args[i].op, cr->args[i].value, cr->args[i].value_two };
       nallow += negate (&cr->args[i], allow + nallow);
     }
-  if (strcmp (cr->action, "SCMP_ACT_ALLOW") == 0)
+  if (cr->action == ENTITLE_ACT_ALLOW)
     {
       allow_custom (seccomp, cr, &all);
       return;
@@ -850,7 +850,7 @@ static bool
 custom_restricts (const struct entitle_seccomp_plan_s *plan)
 {
   for (const struct entitle_sys_rule_s *const *r = plan->rules; r && *r; r++)
-    if (strcmp ((*r)->action, "SCMP_ACT_ALLOW") != 0)
+    if ((*r)->action != ENTITLE_ACT_ALLOW)
       return true;
   return false;
 }
@@ -859,7 +859,7 @@ static bool
 custom_allows (const struct entitle_seccomp_plan_s *plan)
 {
   for (const struct entitle_sys_rule_s *const *r = plan->rules; r && *r; r++)
-    if (entitle_seccomp_action_allows ((*r)->action))
+    if (entitle_scmp_act_allows ((*r)->action))
       return true;
   return false;
 }
@@ -946,7 +946,7 @@ entitle_seccomp_lets_through (const json_t *seccomp, const char *name)
       const json_t *r = syscalls->items[i];
       if (json_array_find_string (json_get (r, "names"), name) < 0)
         continue;
-      if (entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+      if (rule_allows (r))
         return true;
       listed = true;
     }
@@ -963,7 +963,7 @@ entitle_seccomp_allowed_names (const json_t *seccomp)
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
       const json_t *r = syscalls->items[i], *names = json_get (r, "names");
-      if (!entitle_seccomp_action_allows (json_string (json_get (r, "action"))) || names == NULL)
+      if (!rule_allows (r) || names == NULL)
         continue;
       for (j = 0; j < names->n; j++)
         {

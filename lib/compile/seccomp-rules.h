@@ -40,9 +40,6 @@ struct entitle_seccomp_plan_s
 int entitle_seccomp_apply (struct entitle_ctx_s *ctx, json_t *spec, const struct entitle_seccomp_plan_s *plan,
                            struct entitle_outcome_s *out, entitle_error_t *err);
 
-/** Is @action one that lets the syscall run (ALLOW, LOG, TRACE, NOTIFY)? */
-bool entitle_seccomp_action_allows (const char *action);
-
 /** Does @seccomp (NULL: no profile) let @name through, with some
     arguments at least: an allowing rule lists it, or the default action
     allows and no other rule lists it?  */

@@ -8,6 +8,7 @@
 #include "devices.h"
 #include "hash.h"
 #include "resolve.h"
+#include "scmp.h"
 #include "seccomp-rules.h"
 #include "trust.h"
 #include "utils.h"
@@ -117,7 +118,7 @@ names_of (const json_t *seccomp, struct names_s *set)
     {
       const json_t *r = syscalls->items[i], *names = json_get (r, "names");
       if (names == NULL || names->type != JSON_ARRAY
-          || !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+          || !entitle_scmp_act_allows (entitle_scmp_act_of (r, "action")))
         continue;
       for (j = 0; j < names->n; j++)
         if (names->items[j]->type == JSON_STRING && !names_has (set, names->items[j]))
@@ -140,7 +141,7 @@ denied_by_name (const json_t *seccomp, const json_t *name)
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
       const json_t *r = syscalls->items[i], *args = json_get (r, "args");
-      if (!entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+      if (!entitle_scmp_act_allows (entitle_scmp_act_of (r, "action"))
           && (args == NULL || args->type != JSON_ARRAY || args->n == 0)
           && json_array_find_string (json_get (r, "names"), name->text) >= 0)
         return true;
@@ -160,7 +161,7 @@ denial_lifted (const json_t *before, const json_t *after)
   for (i = 0; syscalls && syscalls->type == JSON_ARRAY && i < syscalls->n; i++)
     {
       const json_t *r = syscalls->items[i], *names = json_get (r, "names"), *args = json_get (r, "args");
-      if (names == NULL || names->type != JSON_ARRAY || entitle_seccomp_action_allows (json_string (json_get (r, "action")))
+      if (names == NULL || names->type != JSON_ARRAY || entitle_scmp_act_allows (entitle_scmp_act_of (r, "action"))
           || (args && args->type == JSON_ARRAY && args->n > 0))
         continue;
       for (j = 0; j < names->n; j++)
@@ -182,8 +183,8 @@ seccomp_widens (const json_t *before, const json_t *after)
     return false;
   if (after == NULL)
     return true;
-  if (entitle_seccomp_action_allows (json_string (json_get (after, "defaultAction")))
-      && !entitle_seccomp_action_allows (json_string (json_get (before, "defaultAction"))))
+  if (entitle_scmp_act_allows (entitle_scmp_act_of (after, "defaultAction"))
+      && !entitle_scmp_act_allows (entitle_scmp_act_of (before, "defaultAction")))
     return true;
   if (denial_lifted (before, after))
     return true;
@@ -192,7 +193,7 @@ seccomp_widens (const json_t *before, const json_t *after)
     {
       const json_t *r = syscalls->items[i], *names = json_get (r, "names");
       if (names == NULL || names->type != JSON_ARRAY
-          || !entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+          || !entitle_scmp_act_allows (entitle_scmp_act_of (r, "action")))
         continue;
       for (j = 0; !widens && j < names->n; j++)
         widens = names->items[j]->type == JSON_STRING && !names_has (&nb, names->items[j]);

@@ -31,9 +31,11 @@ struct build_s
   const char *path; /**< the admin config */
   char *dir;        /**< its directory, where object paths start */
   struct entitle_entry_s *row;
-  struct vec_s cap_add, cap_drop, deny, allow, implies;
+  struct vec_s cap_add, cap_drop, deny, allow;
   struct entitle_sys_rule_s *rules;
   size_t n_rules;
+  struct entitle_implied_s *implies;
+  size_t n_implies;
 };
 
 static void *
@@ -86,9 +88,10 @@ build_release (struct build_s *b)
   vec_release (&b->cap_drop);
   vec_release (&b->deny);
   vec_release (&b->allow);
-  vec_release (&b->implies);
   free (get_and_reset (&b->rules));
   b->n_rules = 0;
+  free (get_and_reset (&b->implies));
+  b->n_implies = 0;
 }
 
 /* A non-empty array of strings.  */
@@ -155,25 +158,27 @@ parse_capabilities (struct build_s *b, const json_t *v, entitle_error_t *err)
 
 static const struct
 {
-  const char *word, *action;
+  const char *word;
+  enum entitle_scmp_act action;
 } actions[] = {
-  { "errno", "SCMP_ACT_ERRNO" },
-  { "kill", "SCMP_ACT_KILL_PROCESS" },
-  { "log", "SCMP_ACT_LOG" },
-  { "allow", "SCMP_ACT_ALLOW" },
+  { "errno", ENTITLE_ACT_ERRNO },
+  { "kill", ENTITLE_ACT_KILL_PROCESS },
+  { "log", ENTITLE_ACT_LOG },
+  { "allow", ENTITLE_ACT_ALLOW },
 };
 
 static const struct
 {
-  const char *word, *op;
+  const char *word;
+  enum scmp_compare op;
 } ops[] = {
-  { "eq", "SCMP_CMP_EQ" },
-  { "ne", "SCMP_CMP_NE" },
-  { "lt", "SCMP_CMP_LT" },
-  { "le", "SCMP_CMP_LE" },
-  { "gt", "SCMP_CMP_GT" },
-  { "ge", "SCMP_CMP_GE" },
-  { "masked_eq", "SCMP_CMP_MASKED_EQ" },
+  { "eq", SCMP_CMP_EQ },
+  { "ne", SCMP_CMP_NE },
+  { "lt", SCMP_CMP_LT },
+  { "le", SCMP_CMP_LE },
+  { "gt", SCMP_CMP_GT },
+  { "ge", SCMP_CMP_GE },
+  { "masked_eq", SCMP_CMP_MASKED_EQ },
 };
 
 /* "errno": a number from 1 to 4095, or a name ("EPERM").  */
@@ -227,7 +232,7 @@ parse_arg (const json_t *v, struct entitle_sys_arg_s *a, unsigned *seen, entitle
   a->op = ops[i].op;
   if (!u64_of (json_get (v, "value"), &a->value) || (two && !u64_of (two, &a->value_two)))
     return entitle_make_error (err, EINVAL, "`args`: `value` and `value_two` must be unsigned integers");
-  if ((two != NULL) != (strcmp (op, "masked_eq") == 0))
+  if ((two != NULL) != (a->op == SCMP_CMP_MASKED_EQ))
     return entitle_make_error (err, EINVAL, "`args`: `value_two` goes with masked_eq (value is the mask), and only there");
   if (a->value_two & ~a->value)
     return entitle_make_error (err, EINVAL, "`args`: masked_eq: `value_two` has bits outside the mask `value`: it never matches");
@@ -282,8 +287,8 @@ parse_rule_key (struct build_s *b, struct entitle_sys_rule_s *r, const char *key
 static void
 file_rule (struct build_s *b, struct entitle_sys_rule_s *r)
 {
-  bool plain_deny = strcmp (r->action, "SCMP_ACT_ERRNO") == 0 && r->errno_ret == EPERM;
-  bool plain_allow = strcmp (r->action, "SCMP_ACT_ALLOW") == 0;
+  bool plain_deny = r->action == ENTITLE_ACT_ERRNO && r->errno_ret == EPERM;
+  bool plain_allow = r->action == ENTITLE_ACT_ALLOW;
   struct entitle_sys_rule_s *rules;
 
   if (r->n_args == 0 && (plain_deny || plain_allow))
@@ -308,7 +313,7 @@ parse_seccomp (struct build_s *b, const json_t *v, entitle_error_t *err)
     return entitle_make_error (err, EINVAL, "`seccomp` must be a non-empty array of rules");
   for (i = 0; i < v->n; i++)
     {
-      struct entitle_sys_rule_s r = { .action = "SCMP_ACT_ERRNO" };
+      struct entitle_sys_rule_s r = { .action = ENTITLE_ACT_ERRNO };
       const json_t *rule = v->items[i];
       bool has_errno = json_get (rule, "errno") != NULL;
 
@@ -319,9 +324,9 @@ parse_seccomp (struct build_s *b, const json_t *v, entitle_error_t *err)
           return ret;
       if (r.names == NULL)
         return entitle_make_error (err, EINVAL, "`seccomp`: a rule needs `names`");
-      if (has_errno && strcmp (r.action, "SCMP_ACT_ERRNO") != 0)
+      if (has_errno && r.action != ENTITLE_ACT_ERRNO)
         return entitle_make_error (err, EINVAL, "`seccomp`: `errno` goes with the action errno only");
-      if (!has_errno && strcmp (r.action, "SCMP_ACT_ERRNO") == 0)
+      if (!has_errno && r.action == ENTITLE_ACT_ERRNO)
         r.errno_ret = EPERM;
       file_rule (b, &r);
     }
@@ -363,10 +368,26 @@ parse_readonly (struct build_s *b, const json_t *v, entitle_error_t *err)
   return parse_paths (b, v, "readonly_paths", &b->row->readonly, err);
 }
 
-/* "egress", "ingress", "bind": the rules of the built-in modifier of that
-   name, which the row then implies (parsed here as a request would be).  */
+/* The built-in row that a custom row implies by the key @key (its
+   custom_key: "egress"), or NULL.  */
+static const struct entitle_entry_s *
+implied_row (const char *key)
+{
+  size_t n, i;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
+
+  for (i = 0; i < n; i++)
+    if (rows[i].custom_key && rows[i].custom_key[0] && strcmp (rows[i].custom_key, key) == 0)
+      return &rows[i];
+  return NULL;
+}
+
+/* "egress", "ingress", "bind" (a row's custom_key): the rules of that
+   built-in modifier @row, which the row then implies (parsed here as a
+   request would be).  */
 static int
-parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_error_t *err)
+parse_implied (struct build_s *b, const struct entitle_entry_s *row, const char *key, const json_t *v,
+               entitle_error_t *err)
 {
   size_t i;
   int ret = strings (v, key, err);
@@ -376,32 +397,14 @@ parse_implied (struct build_s *b, const char *key, const json_t *v, entitle_erro
       struct entitle_request_s req;
       cleanup_free char *text = NULL;
 
-      xasprintf (&text, "network.%s=%s", key, v->items[i]->text);
+      xasprintf (&text, "%s=%s", row->name, v->items[i]->text);
       ret = entitle_parse_one (NULL, text, strlen (text), &req, err);
       if (UNLIKELY (ret < 0))
         return entitle_error_wrap (err, "`%s`", key);
-      free (req.value);
-      vec_push (&b->implies, own (b->cat, get_and_reset (&text)));
+      b->implies = xrealloc (b->implies, (b->n_implies + 1) * sizeof (*b->implies));
+      b->implies[b->n_implies++] = (struct entitle_implied_s){ req.entry, own (b->cat, req.value), req.v };
     }
   return ret;
-}
-
-static int
-parse_egress (struct build_s *b, const json_t *v, entitle_error_t *err)
-{
-  return parse_implied (b, "egress", v, err);
-}
-
-static int
-parse_ingress (struct build_s *b, const json_t *v, entitle_error_t *err)
-{
-  return parse_implied (b, "ingress", v, err);
-}
-
-static int
-parse_bind (struct build_s *b, const json_t *v, entitle_error_t *err)
-{
-  return parse_implied (b, "bind", v, err);
 }
 
 /* The point @attach names: a cgroup point of attach.c, `seccomp`, or
@@ -533,13 +536,10 @@ static const struct
   const char *key;
   int (*parse) (struct build_s *b, const json_t *v, entitle_error_t *err);
 } fields[] = {
-  { "bind", parse_bind },
   { "bpf", parse_bpf },
   { "capabilities", parse_capabilities },
   { "contradicts", parse_contradicts },
   { "data", parse_data },
-  { "egress", parse_egress },
-  { "ingress", parse_ingress },
   { "masked_paths", parse_masked },
   { "note", parse_note },
   { "readonly_paths", parse_readonly },
@@ -603,19 +603,36 @@ check_name (const char *name, entitle_error_t *err)
 static bool
 does_something (const struct build_s *b)
 {
-  return b->cap_add.n || b->cap_drop.n || b->deny.n || b->allow.n || b->n_rules || b->implies.n || b->row->masked
+  return b->cap_add.n || b->cap_drop.n || b->deny.n || b->allow.n || b->n_rules || b->n_implies || b->row->masked
          || b->row->readonly || b->row->n_progs;
+}
+
+static int
+compare_str (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *)a, *(const char *const *)b);
 }
 
 static int
 unknown_field (const char *key, entitle_error_t *err)
 {
+  const size_t nf = sizeof (fields) / sizeof (fields[0]);
+  size_t n, k, m = 0;
+  const struct entitle_entry_s *rows = entitle_catalogue_rows (NULL, &n);
+  cleanup_free const char **names = xcalloc (nf + n, sizeof (char *));
   struct entitle_closest_s c;
-  size_t k;
 
+  /* The fields and the rows' keys in one sorted order: the first of two
+     as close wins.  */
+  for (k = 0; k < nf; k++)
+    names[m++] = fields[k].key;
+  for (k = 0; k < n; k++)
+    if (rows[k].custom_key && rows[k].custom_key[0])
+      names[m++] = rows[k].custom_key;
+  qsort (names, m, sizeof (char *), compare_str);
   entitle_closest_init (&c, key, strlen (key));
-  for (k = 0; k < sizeof (fields) / sizeof (fields[0]); k++)
-    entitle_closest_consider (&c, fields[k].key);
+  for (k = 0; k < m; k++)
+    entitle_closest_consider (&c, names[k]);
   return entitle_make_error (err, EINVAL, "unknown field `%s`%s%s%s (see entitle.json(5))", key,
                              c.best ? ": did you mean `" : "", c.best ? c.best : "", c.best ? "`?" : "");
 }
@@ -634,11 +651,17 @@ build_row (struct build_s *b, const char *name, const json_t *v, entitle_error_t
     return entitle_make_error (err, EINVAL, "the definition must be an object");
   for (i = 0; i < v->n; i++)
     {
+      const struct entitle_entry_s *implied = implied_row (v->keys[i]);
+
       for (k = 0; k < sizeof (fields) / sizeof (fields[0]) && strcmp (fields[k].key, v->keys[i]) != 0; k++)
         ;
-      if (k == sizeof (fields) / sizeof (fields[0]))
+      if (implied)
+        ret = parse_implied (b, implied, v->keys[i], v->items[i], err);
+      else if (k == sizeof (fields) / sizeof (fields[0]))
         return unknown_field (v->keys[i], err);
-      if ((ret = fields[k].parse (b, v->items[i], err)) < 0)
+      else
+        ret = fields[k].parse (b, v->items[i], err);
+      if (ret < 0)
         return ret;
     }
   if (!does_something (b))
@@ -650,7 +673,8 @@ build_row (struct build_s *b, const char *name, const json_t *v, entitle_error_t
   row->cap_drop = vec_take (b->cat, &b->cap_drop);
   row->sys_deny = vec_take (b->cat, &b->deny);
   row->sys_allow = vec_take (b->cat, &b->allow);
-  row->implies = vec_take (b->cat, &b->implies);
+  row->implies = b->n_implies ? own (b->cat, get_and_reset (&b->implies)) : NULL;
+  row->n_implies = b->n_implies;
   row->sys_rules = b->n_rules ? own (b->cat, get_and_reset (&b->rules)) : NULL;
   row->n_sys_rules = b->n_rules;
   row->custom = b->path;

@@ -177,20 +177,21 @@ add_checked (struct entitle_set_s *set, struct entitle_request_s *req, const cha
 
 /* The built-in modifiers @req's row stands for (a custom row's `egress`,
    `ingress`, `bind`), added as @source asked for them: floors,
-   contradictions and fills then hold for them as for any request.  The
-   admin config was checked to parse them when it was loaded.  They are
-   looked up in @cat, as every other request of the set: one row, one
-   address.  */
+   contradictions and fills then hold for them as for any request.  They
+   were parsed when the admin config was loaded; their rows are looked up
+   in @cat, as every other request of the set: one row, one address.  */
 static int
 add_implied (const struct entitle_catalogue_s *cat, const struct entitle_request_s *req, const char *source,
              struct entitle_set_s *set, entitle_error_t *err)
 {
-  for (const char *const *i = req->entry->implies; i && *i; i++)
+  size_t i;
+
+  for (i = 0; i < req->entry->n_implies; i++)
     {
-      struct entitle_request_s imp;
-      int ret = entitle_parse_one (cat, *i, strlen (*i), &imp, err);
-      if (ret == 0)
-        ret = add_checked (set, &imp, source, err);
+      const struct entitle_implied_s *imp = &req->entry->implies[i];
+      struct entitle_request_s r = { entitle_catalogue_find (cat, imp->entry->name, strlen (imp->entry->name)),
+                                     xstrdup (imp->value), imp->v, ENTITLE_SOURCE_NONE };
+      int ret = add_checked (set, &r, source, err);
       if (UNLIKELY (ret < 0))
         return ret;
     }
@@ -318,6 +319,20 @@ entitle_request_format (const struct entitle_request_s *req)
   char *s;
   xasprintf (&s, "%s%s%s", req->entry->name, req->value ? "=" : "", req->value ? req->value : "");
   return s;
+}
+
+char *
+entitle_implied_format (const struct entitle_implied_s *imp)
+{
+  const struct entitle_request_s r = { .entry = imp->entry, .value = (char *)imp->value };
+  return entitle_request_format (&r);
+}
+
+bool
+entitle_implied_is (const struct entitle_implied_s *imp, const struct entitle_request_s *req)
+{
+  const struct entitle_request_s r = { .entry = imp->entry, .value = (char *)imp->value };
+  return compare_request (&r, req) == 0;
 }
 
 char *

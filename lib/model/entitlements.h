@@ -73,6 +73,12 @@ char *entitle_set_format (const struct entitle_set_s *set);
 /** "a" or "a=v" for one request, malloc'd. */
 char *entitle_request_format (const struct entitle_request_s *req);
 
+/** "a=v" for a modifier a custom row implies, malloc'd. */
+char *entitle_implied_format (const struct entitle_implied_s *imp);
+
+/** Is @req the modifier @imp (the same row, the same value as written)? */
+bool entitle_implied_is (const struct entitle_implied_s *imp, const struct entitle_request_s *req);
+
 void entitle_set_free (struct entitle_set_s *set);
 
 static inline void

@@ -181,16 +181,17 @@ entitle_denier_name (const struct entitle_set_s *set, const struct entitle_reque
 {
   cleanup_free char *rule = entitle_request_format (denier);
   char *out;
-  size_t i;
+  size_t i, k;
 
   for (i = 0; i < set->n; i++)
     {
       const struct entitle_entry_s *e = set->items[i].entry;
-      if (e->custom && entitle_strv_has ((char *const *)e->implies, rule))
-        {
-          xasprintf (&out, "%s (%s)", e->name, rule);
-          return out;
-        }
+      for (k = 0; e->custom && k < e->n_implies; k++)
+        if (entitle_implied_is (&e->implies[k], denier))
+          {
+            xasprintf (&out, "%s (%s)", e->name, rule);
+            return out;
+          }
     }
   return get_and_reset (&rule);
 }
@@ -249,9 +250,9 @@ entitle_event_value (const struct entitle_entry_s *e, const struct entitle_event
 
   if (ev->info & (ENTITLE_EV_UNREADABLE | ENTITLE_EV_SOURCE_ROUTED))
     return false;
-  if (e->value == &entitle_value_ports && ev->port)
+  if (e->why_value == WHY_VALUE_PORT && ev->port)
     return snprintf (buf, len, "%u", ev->port) > 0;
-  if (e->value != &entitle_value_cidr || !has_addr
+  if (e->why_value != WHY_VALUE_ADDRESS || !has_addr
       || inet_ntop (ev->family == AF_INET6 ? AF_INET6 : AF_INET, ev->addr, a, sizeof (a)) == NULL)
     return false;
   if (ev->port)
@@ -408,14 +409,15 @@ entitle_entry_seccomp_denies (const struct entitle_entry_s *e, const struct enti
   size_t i;
 
   if (entitle_strv_has ((char *const *)e->sys_deny, s->name))
-    return snprintf (why, len, "seccomp") > 0;
+    return snprintf (why, len, "%s", entitle_mech_name (ENTITLE_MECH_SECCOMP)) > 0;
   for (i = 0; i < sizeof (fx_rules) / sizeof (fx_rules[0]); i++)
     if ((e->fx & fx_rules[i].fx) && entitle_strv_has ((char *const *)fx_rules[i].syscalls, s->name)
         && fx_rules[i].refuses (s))
       {
         /* The effect's words up to their first aside.  */
         const char *text = fx_text (fx_rules[i].fx);
-        return snprintf (why, len, "seccomp: %.*s", (int)strcspn (text, ";"), text) > 0;
+        return snprintf (why, len, "%s: %.*s", entitle_mech_name (ENTITLE_MECH_SECCOMP), (int)strcspn (text, ";"), text)
+               > 0;
       }
   return false;
 }

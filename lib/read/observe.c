@@ -5,6 +5,7 @@
 #include <string.h>
 #include "denial.h"
 #include "observe.h"
+#include "scmp.h"
 #include "seccomp-profile.h"
 #include "seccomp-rules.h"
 #include "utils.h"
@@ -48,8 +49,8 @@ absolute_paths (json_t *spec, const char *bundle)
 static bool
 allows (const json_t *obj, const char *key)
 {
-  const char *a = json_string (json_get (obj, key));
-  return a && (strcmp (a, "SCMP_ACT_ALLOW") == 0 || strcmp (a, "SCMP_ACT_LOG") == 0);
+  enum entitle_scmp_act a = entitle_scmp_act_of (obj, key);
+  return a == ENTITLE_ACT_ALLOW || a == ENTITLE_ACT_LOG;
 }
 
 /* @rule (a new one when NULL) for @name alone, notified.  */
@@ -62,7 +63,7 @@ notify_rule (json_t *rule, const char *name)
     rule = json_new (JSON_OBJECT);
   json_push (names, json_new_string (name));
   json_set (rule, "names", names);
-  json_set (rule, "action", json_new_string ("SCMP_ACT_NOTIFY"));
+  json_set (rule, "action", json_new_string (entitle_scmp_act_name (ENTITLE_ACT_NOTIFY)));
   return rule;
 }
 
@@ -112,7 +113,7 @@ profile (json_t *spec)
   if (seccomp && seccomp->type == JSON_OBJECT)
     return seccomp;
   seccomp = json_get_or_add (lnx, "seccomp", JSON_OBJECT);
-  json_set (seccomp, "defaultAction", json_new_string ("SCMP_ACT_ALLOW"));
+  json_set (seccomp, "defaultAction", json_new_string (entitle_scmp_act_name (ENTITLE_ACT_ALLOW)));
   archs = json_get_or_add (seccomp, "architectures", JSON_ARRAY);
   for (; a && *a; a++)
     json_push (archs, json_new_string (*a));

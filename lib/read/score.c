@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "catalogue.h"
+#include "scmp.h"
 #include "score.h"
 
 /* The exposure checks (lib/read/score.h): a table, one row per check, each a
@@ -104,10 +105,11 @@ check_seccomp (const json_t *spec, const struct check_s *c, struct entitle_score
 {
   const json_t *seccomp = json_get (json_get (spec, "linux"), "seccomp");
   const char *def = json_string (json_get (seccomp, "defaultAction"));
+  enum entitle_scmp_act act = entitle_scmp_act_parse (def);
 
   if (seccomp == NULL || seccomp->type != JSON_OBJECT)
     return c->weight;
-  if (def && (strcmp (def, "SCMP_ACT_ALLOW") == 0 || strcmp (def, "SCMP_ACT_LOG") == 0))
+  if (act == ENTITLE_ACT_ALLOW || act == ENTITLE_ACT_LOG)
     {
       snprintf (item->text, sizeof (item->text),
                 "seccomp allows by default (%s): only the calls it lists are denied", def);
@@ -254,7 +256,7 @@ seccomp_effects (void)
 
   fx = entitle_fx_texts (&n);
   for (i = 0; i < n; i++)
-    if (strcmp (fx[i].mechanism, "seccomp") == 0)
+    if (fx[i].mechs == ENTITLE_MECH_BIT (ENTITLE_MECH_SECCOMP))
       bits |= fx[i].fx;
   return bits;
 }

@@ -20,6 +20,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   cleanup_free char *text = fuzz_strndup (data, size);
   cleanup_json json_t *spec = NULL;
+  cleanup_strv char **keys = NULL;
   cleanup_entitle_set struct entitle_set_s set = { 0 };
   struct entitle_bpf_plan_s plan;
   entitle_error_t err = NULL;
@@ -45,7 +46,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       entitle_error_release (&err);
       return 0;
     }
-  ret = entitle_bpf_plan (&plan, &set, spec, &err);
+  keys = entitle_sysctl_keys (spec);
+  ret = entitle_bpf_plan (&plan, &set, keys, &err);
   if (ret < 0)
     {
       FUZZ_ASSERT (err != NULL && err->msg != NULL && strchr (err->msg, '\n') == NULL);

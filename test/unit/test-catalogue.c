@@ -18,6 +18,7 @@
 #include "context.h"
 #include "file.h"
 #include "json.h"
+#include "scmp.h"
 #include "seccomp-rules.h"
 #include "utils.h"
 
@@ -802,7 +803,7 @@ render_syscall (const json_t *seccomp, const char *name)
 
       if (json_array_find_string (json_get (r, "names"), name) < 0)
         continue;
-      if (!entitle_seccomp_action_allows (json_string (json_get (r, "action"))))
+      if (!entitle_scmp_act_allows (entitle_scmp_act_of (r, "action")))
         {
           const json_t *e = json_get (r, "errnoRet");
           snprintf (text, sizeof (text), "E%s", e ? e->text : "");
@@ -1067,6 +1068,40 @@ generate (const json_t *spec)
 }
 
 /* The tests.  */
+
+/* Every row that takes a value says what the code reading values does
+   with it: Landlock's TCP rules (landlock.c), whether a custom row may
+   imply it (custom.c), what `why` proposes (denial.c).  A new modifier
+   that leaves one unsaid fails here, not silently there.  */
+static void
+test_catalogue_rows_say_value_decisions (void **state)
+{
+  const struct entitle_entry_s *all;
+  size_t n, i;
+
+  (void)state;
+  all = entitle_catalogue_rows (NULL, &n);
+  for (i = 0; i < n; i++)
+    {
+      const struct entitle_entry_s *e = &all[i];
+      if (e->value == NULL)
+        continue;
+      if (e->landlock_tcp == LANDLOCK_TCP_UNSAID)
+        fail_msg ("row `%s` takes a value but says no .landlock_tcp (LANDLOCK_TCP_NONE for none)", e->name);
+      if (e->landlock_tcp != LANDLOCK_TCP_NONE && e->value->ports == NULL)
+        fail_msg ("row `%s`: .landlock_tcp needs ports, and its value kind names none", e->name);
+      if (e->custom_key == NULL)
+        fail_msg ("row `%s` takes a value but says no .custom_key (ENTITLE_NOT_IMPLIED for none)", e->name);
+      if (e->custom_key[0] && (e->rung != 0 || e->fill == NULL))
+        fail_msg ("row `%s`: a custom row may imply a modifier the programs read only", e->name);
+      if (e->why_value == WHY_VALUE_UNSAID)
+        fail_msg ("row `%s` takes a value but says no .why_value (WHY_VALUE_NONE for none)", e->name);
+      if (e->why_value == WHY_VALUE_ADDRESS && e->value != &entitle_value_cidr)
+        fail_msg ("row `%s`: WHY_VALUE_ADDRESS proposes a CIDR, and its value is another kind", e->name);
+      if (e->why_value == WHY_VALUE_PORT && e->value != &entitle_value_ports)
+        fail_msg ("row `%s`: WHY_VALUE_PORT proposes a port range, and its value is another kind", e->name);
+    }
+}
 
 static void
 test_catalogue_rows_covered (void **state)
@@ -1666,6 +1701,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_catalogue_rows_covered),
+    cmocka_unit_test (test_catalogue_rows_say_value_decisions),
     cmocka_unit_test (test_catalogue_fixtures),
     cmocka_unit_test (test_catalogue_table),
     cmocka_unit_test (test_catalogue_new_namespaces),

@@ -171,10 +171,13 @@ test_custom_rows (void **state)
   assert_string_equal (e->sys_allow[0], "kcmp");
   assert_int_equal (e->n_sys_rules, 1);
   assert_int_equal (e->sys_rules[0].errno_ret, EBADF);
-  assert_string_equal (e->sys_rules[0].args[0].op, "SCMP_CMP_EQ");
+  assert_int_equal (e->sys_rules[0].args[0].op, SCMP_CMP_EQ);
   assert_string_equal (e->masked[0], "/proc/kallsyms");
   assert_string_equal (e->readonly[0], "/etc");
-  assert_string_equal (e->implies[0], "network.egress=10.0.0.0/8:443");
+  assert_int_equal (e->n_implies, 1);
+  assert_string_equal (e->implies[0].entry->name, "network.egress");
+  assert_string_equal (e->implies[0].value, "10.0.0.0/8:443");
+  assert_int_equal (e->implies[0].v.cidr.lo, 443);
   assert_string_equal (e->progs[0].object, "/etc/entitle/x.bpf.o");
   assert_int_equal (e->progs[0].point, ATTACH_CONNECT4);
   assert_string_equal (e->progs[1].object, "/abs/y.bpf.o");

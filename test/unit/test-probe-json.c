@@ -288,7 +288,8 @@ plan_of (const char *list, const char *spec_text, struct entitle_bpf_plan_s *pla
 
   if (entitle_parse_list (NULL, list, "test", &set, &err) < 0)
     fail_msg ("%s: %s", list, err->msg);
-  ret = entitle_bpf_plan (plan, &set, spec, &err);
+  cleanup_strv char **keys = entitle_sysctl_keys (spec);
+  ret = entitle_bpf_plan (plan, &set, keys, &err);
   if (ret < 0)
     {
       *msg = strdup (err->msg);

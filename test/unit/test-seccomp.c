@@ -22,6 +22,7 @@
 #include "catalogue.h"
 #include "context.h"
 #include "json.h"
+#include "scmp.h"
 #include "seccomp-rules.h"
 #include "seccomp-profile.h"
 #include "utils.h"
@@ -142,7 +143,7 @@ generate (const json_t *process)
 static bool
 allows (const json_t *rule)
 {
-  return entitle_seccomp_action_allows (json_string (json_get (rule, "action")));
+  return entitle_scmp_act_allows (entitle_scmp_act_of (rule, "action"));
 }
 
 static bool
@@ -1007,20 +1008,56 @@ test_entitle_seccomp_generate_no_capabilities_object (void **state)
   build_filter (seccomp);
 }
 
+/* Every action and operator the OCI runtime spec names reads to one
+   value of its own and writes back as the same text; allows() is true for
+   those that let the call run.  */
 static void
-test_entitle_seccomp_action_allows_actions (void **state)
+test_entitle_scmp_names_round_trip (void **state)
 {
+  static const struct
+  {
+    const char *name;
+    bool allows;
+  } acts[] = {
+    { "SCMP_ACT_KILL", false },
+    { "SCMP_ACT_KILL_PROCESS", false },
+    { "SCMP_ACT_KILL_THREAD", false },
+    { "SCMP_ACT_TRAP", false },
+    { "SCMP_ACT_ERRNO", false },
+    { "SCMP_ACT_TRACE", true },
+    { "SCMP_ACT_ALLOW", true },
+    { "SCMP_ACT_LOG", true },
+    { "SCMP_ACT_NOTIFY", true },
+  };
+  static const char *const ops[] = { "SCMP_CMP_NE", "SCMP_CMP_LT", "SCMP_CMP_LE", "SCMP_CMP_EQ",
+                                     "SCMP_CMP_GE", "SCMP_CMP_GT", "SCMP_CMP_MASKED_EQ" };
+  unsigned seen = 0;
+  size_t i;
+
   (void)state;
-  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_ALLOW"));
-  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_LOG"));
-  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_TRACE"));
-  assert_true (entitle_seccomp_action_allows ("SCMP_ACT_NOTIFY"));
-  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_ERRNO"));
-  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_KILL"));
-  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_KILL_PROCESS"));
-  assert_false (entitle_seccomp_action_allows ("SCMP_ACT_TRAP"));
-  assert_false (entitle_seccomp_action_allows ("allow"));
-  assert_false (entitle_seccomp_action_allows (NULL));
+  for (i = 0; i < sizeof (acts) / sizeof (acts[0]); i++)
+    {
+      enum entitle_scmp_act a = entitle_scmp_act_parse (acts[i].name);
+      assert_int_not_equal (a, ENTITLE_ACT_UNKNOWN);
+      assert_false (seen & (1u << a));
+      seen |= 1u << a;
+      assert_string_equal (entitle_scmp_act_name (a), acts[i].name);
+      assert_int_equal (entitle_scmp_act_allows (a), acts[i].allows);
+    }
+  for (seen = 0, i = 0; i < sizeof (ops) / sizeof (ops[0]); i++)
+    {
+      enum scmp_compare op = entitle_scmp_op_parse (ops[i]);
+      assert_int_not_equal (op, 0);
+      assert_false (seen & (1u << op));
+      seen |= 1u << op;
+      assert_string_equal (entitle_scmp_op_name (op), ops[i]);
+    }
+  assert_int_equal (entitle_scmp_act_parse ("allow"), ENTITLE_ACT_UNKNOWN);
+  assert_int_equal (entitle_scmp_act_parse (NULL), ENTITLE_ACT_UNKNOWN);
+  assert_false (entitle_scmp_act_allows (ENTITLE_ACT_UNKNOWN));
+  assert_null (entitle_scmp_act_name (ENTITLE_ACT_UNKNOWN));
+  assert_int_equal (entitle_scmp_op_parse ("SCMP_CMP_MASKED"), 0);
+  assert_null (entitle_scmp_op_name (0));
 }
 
 static void
@@ -1310,7 +1347,7 @@ main (void)
     cmocka_unit_test (test_entitle_seccomp_generate_ptrace_with_cap),
     cmocka_unit_test (test_entitle_seccomp_generate_sys_admin),
     cmocka_unit_test (test_entitle_seccomp_generate_no_capabilities_object),
-    cmocka_unit_test (test_entitle_seccomp_action_allows_actions),
+    cmocka_unit_test (test_entitle_scmp_names_round_trip),
     cmocka_unit_test (test_entitle_seccomp_allowed_names_sorted_unique),
     cmocka_unit_test (test_entitle_seccomp_apply_denials_read_eperm),
   };

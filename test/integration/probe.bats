@@ -186,7 +186,7 @@ paths_of() {
   if [ "$(jq -r .seccomp_filter_extended "$PROBE_JSON")" = true ]; then
     [[ "$confined" == *"eBPF seccomp, "* ]]
   else
-    [[ "$confined" == *"; not eBPF seccomp: this kernel has no eBPF seccomp filters"* ]]
+    [[ "$confined" == *"; not eBPF seccomp: this kernel has no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)"* ]]
   fi
   if [ "$(jq -r .lsm_cgroup "$PROBE_JSON")" = true ]; then
     [[ "$bind" == *"BPF LSM (socket_listen)"* && "$bind" != *"not BPF LSM"* ]]

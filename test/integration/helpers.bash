@@ -465,15 +465,19 @@ bpf_build() {
 }
 
 # require_bpf_for LIST: in a build configured --disable-bpf, skip when an
-# entitlement of LIST needs a cgroup program, which create refuses there
-# (explain gives the reason create would; nobpf.bats tests the refusal).
+# entitlement of LIST, or one it implies (a custom one), needs a cgroup
+# program, which create refuses there (explain gives the reason create
+# would; nobpf.bats tests the refusal).
 require_bpf_for() {
-  local e
+  local e out implied
   bpf_build && return 0
   for e in ${1//,/ }; do
-    if "$ENTITLE" explain "$e" 2>/dev/null | grep -q "NOT enforceable here: this entitle was built without BPF"; then
+    out=$("$ENTITLE" explain "$e" 2>/dev/null) || true
+    if grep -q "NOT enforceable here: this entitle was built without BPF" <<<"$out"; then
       skip "$e needs a BPF program: this entitle was built without BPF (configure --disable-bpf)"
     fi
+    implied=$(sed -n 's/^  implies (as if asked for with it): //p' <<<"$out")
+    [ -z "$implied" ] || require_bpf_for "$implied"
   done
 }
 

@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include "custom-progs.h"
 #include "entitle-data.h"
+#include "install.h"
 #include "seed-load.h"
 #include "utils.h"
 
@@ -169,27 +170,6 @@ entitle_bpf_custom_seccomp_load (const struct entitle_kernel_s *k, const struct 
   return ret;
 }
 
-/* Is a program of @fd's name and instructions attached to @cgfd at @type?  */
-static bool
-attached_like (int fd, int cgfd, enum bpf_attach_type type)
-{
-  struct bpf_prog_info mine = { 0 };
-  __u32 len = sizeof (mine), ids[64], n = 64, i;
-
-  if (bpf_obj_get_info_by_fd (fd, &mine, &len) < 0 || bpf_prog_query (cgfd, type, 0, NULL, ids, &n) < 0)
-    return false;
-  for (i = 0; i < n; i++)
-    {
-      struct bpf_prog_info info = { 0 };
-      cleanup_close int other = bpf_prog_get_fd_by_id (ids[i]);
-      len = sizeof (info);
-      if (other >= 0 && bpf_obj_get_info_by_fd (other, &info, &len) == 0 && info.id != mine.id
-          && memcmp (info.tag, mine.tag, sizeof (info.tag)) == 0 && strcmp (info.name, mine.name) == 0)
-        return true;
-    }
-  return false;
-}
-
 /* The row's data into the cgroup's storage of @obj's entitle_data.  */
 static int
 write_data (const struct entitle_entry_s *e, const struct entitle_prog_s *p, struct bpf_object *obj, uint64_t cgroup_id,
@@ -228,7 +208,7 @@ entitle_bpf_custom_attach (const struct entitle_entry_s *e, const struct entitle
       errno = -ret;
       return entitle_make_sys_error (err, "load program `%s` of `%s`", p->program, p->object);
     }
-  if (attached_like (bpf_program__fd (prog), cgfd, a->type))
+  if (entitle_bpf_attached (bpf_program__fd (prog), cgfd, a->type, true))
     return 0;
   if (bpf_prog_attach (bpf_program__fd (prog), cgfd, a->type, BPF_F_ALLOW_MULTI) < 0)
     return entitle_make_sys_error (err, "attach program `%s` at cgroup BPF %s", p->program, p->attach);

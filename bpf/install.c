@@ -2,20 +2,34 @@
 #include <config.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include "install.h"
+#include "utils.h"
 
-/* Is @prog attached to the cgroup @cgfd for @type?  */
+/* Is the program @id of @mine's name and instructions (its tag)?  */
 static bool
-attached (int prog, int cgfd, enum bpf_attach_type type)
+same_program (__u32 id, const struct bpf_prog_info *mine)
 {
   struct bpf_prog_info info = { 0 };
-  __u32 len = sizeof (info), ids[64], n = 64, i;
+  __u32 len = sizeof (info);
+  cleanup_close int fd = bpf_prog_get_fd_by_id (id);
 
-  if (bpf_obj_get_info_by_fd (prog, &info, &len) < 0 || bpf_prog_query (cgfd, type, 0, NULL, ids, &n) < 0)
+  return fd >= 0 && bpf_obj_get_info_by_fd (fd, &info, &len) == 0
+         && memcmp (info.tag, mine->tag, sizeof (info.tag)) == 0 && strcmp (info.name, mine->name) == 0;
+}
+
+bool
+entitle_bpf_attached (int fd, int cgfd, enum bpf_attach_type type, bool like)
+{
+  struct bpf_prog_info mine = { 0 };
+  __u32 len = sizeof (mine), ids[64], n = 64, i;
+
+  if (bpf_obj_get_info_by_fd (fd, &mine, &len) < 0 || bpf_prog_query (cgfd, type, 0, NULL, ids, &n) < 0)
     return false;
   for (i = 0; i < n; i++)
-    if (ids[i] == info.id)
+    if (ids[i] == mine.id || (like && same_program (ids[i], &mine)))
       return true;
   return false;
 }
@@ -38,7 +52,7 @@ entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, entitle_
       if (!(attach & ATTACH_BIT (i)) || b->prog[i] < 0 || bpf_prog_attach (b->prog[i], cgfd, type, BPF_F_ALLOW_MULTI) == 0)
         continue;
       saved = errno;
-      if ((saved == EINVAL || saved == EEXIST) && attached (b->prog[i], cgfd, type))
+      if ((saved == EINVAL || saved == EEXIST) && entitle_bpf_attached (b->prog[i], cgfd, type, false))
         continue;
       errno = saved;
       return entitle_make_sys_error (err, "attach cgroup BPF %s", entitle_attach_points[i].name);

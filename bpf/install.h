@@ -2,6 +2,7 @@
 #ifndef ENTITLE_BPF_INSTALL_H
 #define ENTITLE_BPF_INSTALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "loader.h"
 
@@ -14,6 +15,15 @@
  * cgroup).  A program attached there already stays as it is.
  */
 int entitle_bpf_attach (struct entitle_bpf_s *b, unsigned attach, int cgfd, entitle_error_t *err);
+
+/**
+ * Whether the program @fd is attached to the cgroup @cgfd at @type; with
+ * @like, also whether one of its name and instructions (its tag) is, as
+ * the same program of an admin's object loaded again for each container
+ * would be.  Without @like only @fd itself counts: the pinned programs
+ * read the pinned maps, an older build's copy of them other maps.
+ */
+bool entitle_bpf_attached (int fd, int cgfd, enum bpf_attach_type type, bool like);
 
 /**
  * Write @policy into the storage of the cgroup @cgroup_id, which exists

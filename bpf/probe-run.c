@@ -15,11 +15,13 @@
 #include <sys/wait.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#ifdef ENTITLE_HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "probe.skel.h"
+#endif
 #include "cgroup.h"
 #include "probe-run.h"
-#include "probe.skel.h"
 #include "seed-kernel.h"
 #include "utils.h"
 
@@ -83,6 +85,22 @@ probe_lsm_list (struct entitle_probe_s *p)
     p->bpf_lsm_listed |= ids[i] == LSM_ID_BPF;
 }
 
+static void
+probe_lockdown (struct entitle_probe_s *p)
+{
+  char buf[128], *a, *b;
+
+  read_line ("/sys/kernel/security/lockdown", buf, sizeof (buf));
+  a = strchr (buf, '[');
+  b = a ? strchr (a, ']') : NULL;
+  if (a && b && (size_t)(b - a - 1) < sizeof (p->lockdown))
+    {
+      memcpy (p->lockdown, a + 1, (size_t)(b - a - 1));
+      p->lockdown[b - a - 1] = '\0';
+    }
+}
+
+#ifdef ENTITLE_HAVE_BPF
 int
 entitle_libbpf_silent (enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -202,21 +220,6 @@ entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len)
   return ran;
 }
 
-static void
-probe_lockdown (struct entitle_probe_s *p)
-{
-  char buf[128], *a, *b;
-
-  read_line ("/sys/kernel/security/lockdown", buf, sizeof (buf));
-  a = strchr (buf, '[');
-  b = a ? strchr (a, ']') : NULL;
-  if (a && b && (size_t)(b - a - 1) < sizeof (p->lockdown))
-    {
-      memcpy (p->lockdown, a + 1, (size_t)(b - a - 1));
-      p->lockdown[b - a - 1] = '\0';
-    }
-}
-
 /* "return 1" of each type, attached to a cgroup made for the purpose
    (removing the cgroup detaches them).  */
 static void
@@ -253,6 +256,30 @@ probe_cgroup_bpf (struct entitle_probe_s *p)
   rmdir (dir);
 }
 
+#else
+/* configure --disable-bpf: no program to try, and the reason where the
+   probe tells why one did not run.  */
+static void
+probe_bpf_lsm (struct entitle_probe_s *p)
+{
+  snprintf (p->bpf_lsm_error, sizeof (p->bpf_lsm_error), "%s", ENTITLE_NO_BPF);
+}
+
+bool
+entitle_probe_lsm_cgroup (const char *cgroup2, char *why, size_t len)
+{
+  (void)cgroup2;
+  snprintf (why, len, "%s", ENTITLE_NO_BPF);
+  return false;
+}
+
+static void
+probe_cgroup_bpf (struct entitle_probe_s *p)
+{
+  (void)p;
+}
+#endif
+
 int
 entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
 {
@@ -267,7 +294,9 @@ entitle_probe_run (struct entitle_probe_s *p, entitle_error_t *err)
   probe_seccomp (p);
   p->seccomp_extended = entitle_seed_seccomp_extended (&entitle_kernel);
   p->checmate = entitle_seed_checmate (&entitle_kernel);
+#ifdef ENTITLE_HAVE_BPF
   libbpf_set_print (entitle_libbpf_silent);
+#endif
   probe_lsm_list (p);
   probe_bpf_lsm (p);
   probe_lockdown (p);

@@ -4,7 +4,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
-#include <bpf/libbpf.h>
+#include <stddef.h>
 #include "error.h"
 #include "probe.h"
 
@@ -14,9 +14,12 @@
 /* The seed patch sets, which mainline lacks, are asked through the
    kernel table of lib/kernel/seed-kernel.h.  */
 
+#ifdef ENTITLE_HAVE_BPF
+#include <bpf/libbpf.h>
 /** A libbpf print callback that prints nothing: a refusal the probe
     expects is no warning.  */
 int entitle_libbpf_silent (enum libbpf_print_level level, const char *fmt, va_list ap);
+#endif
 
 /**
  * Whether a BPF_LSM_CGROUP program runs on this host: loaded, attached to

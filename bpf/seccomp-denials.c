@@ -3,13 +3,19 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <bpf/libbpf.h>
 #include "seccomp-denials.h"
 #ifdef ENTITLE_HAVE_SECCOMP_FOLLOW
+#include <bpf/libbpf.h>
 #include "seccomp-denials.skel.h"
 #endif
+#include "probe.h"
 
 #define WHAT "the fexit program on __secure_computing"
+#ifdef ENTITLE_HAVE_BPF
+#define LEFT_OUT "this build left out " WHAT " (it needs the build host's kernel BTF, and x86)"
+#else
+#define LEFT_OUT ENTITLE_NO_BPF
+#endif
 
 void
 entitle_seccomp_denials_stop (struct entitle_seccomp_denials_s *s)
@@ -104,8 +110,7 @@ entitle_seccomp_denials_start (struct entitle_seccomp_denials_s *s, entitle_secc
   (void)fn;
   (void)data;
   memset (s, 0, sizeof (*s));
-  return entitle_make_error (err, ENOSYS,
-                             "this build left out " WHAT " (it needs the build host's kernel BTF, and x86)");
+  return entitle_make_error (err, ENOSYS, "%s", LEFT_OUT);
 }
 
 int

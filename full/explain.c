@@ -125,25 +125,21 @@ lsm_part (const struct host_s *host, struct part_s *p)
 static void
 cgroup_part (unsigned needed, const struct host_s *host, struct part_s *p)
 {
-  char missing[96];
-  unsigned lacking;
+  char why[256];
 
   entitle_attach_names (needed, p->detail, sizeof (p->detail));
   if (not_probed (p, host))
     return;
-  lacking = needed & ~host->probe->cgroup_bpf;
-  if (host->probe->cgroup2[0] != '\0' && lacking == 0)
+  /* What create refuses with (lib/host/probe.c): the kernel's missing
+     attach types, no cgroup v2 mount, or a build without BPF.  */
+  if (entitle_probe_missing (host->probe, needed, why, sizeof (why)) == 0)
     {
       snprintf (p->reason, sizeof (p->reason), "enforced by cgroup BPF (%s)", p->detail);
       return;
     }
-  entitle_attach_names (lacking, missing, sizeof (missing));
   p->state = PART_UNENFORCEABLE;
   snprintf (p->reason, sizeof (p->reason),
-            "NOT enforceable here: %s%s%s; create refuses it unless on_unenforceable is \"warn\"",
-            host->probe->cgroup2[0] == '\0' ? "a cgroup v2 mount" : "cgroup BPF ",
-            host->probe->cgroup2[0] == '\0' ? "" : missing,
-            host->probe->cgroup2[0] == '\0' ? "" : ", which this kernel does not load or attach");
+            "NOT enforceable here: %s; create refuses it unless on_unenforceable is \"warn\"", why);
 }
 
 static void

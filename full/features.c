@@ -78,6 +78,7 @@ mechanisms (struct shim_s *s, char *buf, size_t len)
   struct entitle_probe_s probe;
   entitle_error_t err = NULL;
   unsigned used = 0;
+  char why[256];
   bool probed, bpf;
   int i;
 
@@ -85,11 +86,11 @@ mechanisms (struct shim_s *s, char *buf, size_t len)
     if (entitle_attach_points[i].program)
       used |= ATTACH_BIT (i);
   probed = shim_probe (s->ctx, &probe, &err) == 0;
-  bpf = probed && probe.cgroup2[0] && (probe.cgroup_bpf & used) == used;
+  bpf = probed && entitle_probe_missing (&probe, used, why, sizeof (why)) == 0;
   entitle_error_release (&err);
   snprintf (buf, len, "seccomp,capabilities,namespaces,paths,device-cgroup%s%s%s%s%s", bpf ? ",cgroup-bpf" : "",
-            probed && probe.landlock_abi > 0 ? ",landlock" : "", probed && probe.checmate ? ",checmate" : "",
-            probed && probe.seccomp_extended ? ",seccomp-ebpf" : "", probed && probe.lsm_cgroup ? ",bpf-lsm" : "");
+            probed && probe.landlock_abi > 0 ? ",landlock" : "", probed && !entitle_probe_seed_lacks (&probe, ENTITLE_POINT_CHECMATE) ? ",checmate" : "",
+            probed && !entitle_probe_seed_lacks (&probe, ENTITLE_POINT_SECCOMP) ? ",seccomp-ebpf" : "", probed && probe.lsm_cgroup ? ",bpf-lsm" : "");
   return buf;
 }
 
@@ -123,6 +124,13 @@ add_annotations (struct shim_s *s, json_t *features)
   if (*custom)
     json_set (a, "io.entitle.custom", json_new_string (custom));
   json_set (a, "io.entitle.mechanisms", json_new_string (mechanisms (s, mech, sizeof (mech))));
+  /* Whether this build has its BPF programs (configure --disable-bpf):
+     without, what needs one is refused (lib/host/probe.c).  */
+#ifdef ENTITLE_HAVE_BPF
+  json_set (a, "io.entitle.bpf", json_new_string ("true"));
+#else
+  json_set (a, "io.entitle.bpf", json_new_string ("false"));
+#endif
 }
 
 int

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <fcntl.h>
-#include <bpf/bpf.h>
+#include "bpf-read.h"
 #include "cgroup.h"
 #include "checmate.h"
 #include "custom-checmate.h"
@@ -65,7 +65,7 @@ hook_checmate_sweep (void)
       entitle_error_release (&err);
       return;
     }
-  map = bpf_obj_get (ENTITLE_CHECMATE_DIR "/entitle_checmate_policy");
+  map = entitle_bpf_pin_get ("checmate/entitle_checmate_policy");
   if (map >= 0)
     entitle_checmate_sweep (map, mountfd);
   entitle_custom_checmate_sweep (ENTITLE_CHECMATE_DIR, mountfd);

@@ -10,8 +10,11 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef ENTITLE_HAVE_BPF
 #include <bpf/bpf.h>
+#endif
 #include "admin-config.h"
+#include "bpf-read.h"
 #include "cgroup.h"
 #include "file.h"
 #include "hash.h"
@@ -198,6 +201,7 @@ struct old_owner
 void
 hook_made_migrate (const char *state_dir)
 {
+#ifdef ENTITLE_HAVE_BPF
   char key[OLD_NAME], next[OLD_NAME], mnt[256], path[4096];
   struct old_owner o;
   cleanup_close int map = bpf_obj_get (OLD_OWNERS), mntfd = -1;
@@ -223,6 +227,9 @@ hook_made_migrate (const char *state_dir)
       hook_made_record (state_dir, next, nl + 1, path + strlen (mnt), o.cgroup_id, &err);
       entitle_error_release (&err);
     }
+#else
+  (void)state_dir;
+#endif
 }
 
 /* Before the programs are loaded: the loader replaces an old build's
@@ -233,7 +240,7 @@ void
 hook_made_carry_over (const char *state_dir)
 {
   entitle_error_t err = NULL;
-  cleanup_close int map = bpf_obj_get (OLD_OWNERS), lock = -1;
+  cleanup_close int map = entitle_bpf_pin_get ("entitle_owners"), lock = -1;
 
   if (map < 0)
     return;

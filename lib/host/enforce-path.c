@@ -27,18 +27,18 @@ layers (const struct entitle_entry_s *e, const struct entitle_probe_s *p, struct
 
   if (e->policy & entitle_layer_bits (entitle_checmate_progs, ENTITLE_CHECMATE_PROGS))
     {
-      q = add (out, n, ENTITLE_PATH_CHECMATE, true, p->checmate);
+      const char *lacks = entitle_probe_seed_lacks (p, ENTITLE_POINT_CHECMATE);
+      q = add (out, n, ENTITLE_PATH_CHECMATE, true, lacks == NULL);
       entitle_layer_names (entitle_checmate_progs, ENTITLE_CHECMATE_PROGS, e->policy, q->detail, sizeof (q->detail));
       snprintf (q->reason, sizeof (q->reason), "%s",
-                q->taken ? "global hooks, by the task's cgroup; installed by entitle-hook"
-                         : "this kernel has no Checmate");
+                q->taken ? "global hooks, by the task's cgroup; installed by entitle-hook" : lacks);
     }
   if (e->sys_deny || (e->fx & FX_SECCOMP))
     {
-      q = add (out, n, ENTITLE_PATH_SECCOMP_EBPF, true, p->seccomp_extended);
+      const char *lacks = entitle_probe_seed_lacks (p, ENTITLE_POINT_SECCOMP);
+      q = add (out, n, ENTITLE_PATH_SECCOMP_EBPF, true, lacks == NULL);
       snprintf (q->reason, sizeof (q->reason), "%s",
-                q->taken ? "the container's process, installed by the in-container helper entitle-init"
-                         : "this kernel has no eBPF seccomp filters");
+                q->taken ? "the container's process, installed by the in-container helper entitle-init" : lacks);
     }
   if (e->policy & entitle_layer_bits (entitle_lsm_progs, ENTITLE_LSM_PROGS))
     {
@@ -52,9 +52,12 @@ layers (const struct entitle_entry_s *e, const struct entitle_probe_s *p, struct
       else
         snprintf (q->reason, sizeof (q->reason), "this kernel does not run lsm_cgroup programs: %s",
                   p->lsm_cgroup_error);
-#else
+#elif defined ENTITLE_HAVE_BPF
       q->taken = false;
       snprintf (q->reason, sizeof (q->reason), "this build has no BPF LSM programs (no kernel BTF to build them with)");
+#else
+      q->taken = false;
+      snprintf (q->reason, sizeof (q->reason), "%s", ENTITLE_NO_BPF);
 #endif
     }
 }

@@ -283,6 +283,11 @@ entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *w
   unsigned missing = needed & ~p->cgroup_bpf;
   char names[256];
 
+#ifndef ENTITLE_HAVE_BPF
+  if (needed)
+    snprintf (why, len, "%s", ENTITLE_NO_BPF);
+  return needed;
+#endif
   if (needed && p->cgroup2[0] == '\0')
     {
       snprintf (why, len, "no cgroup v2 hierarchy is mounted");
@@ -299,6 +304,11 @@ entitle_probe_seed_lacks (const struct entitle_probe_s *p, int point)
 {
   bool seccomp = point == ENTITLE_POINT_SECCOMP;
 
+#ifndef ENTITLE_HAVE_BPF
+  (void)p;
+  (void)seccomp;
+  return ENTITLE_NO_BPF;
+#endif
   if (seccomp ? !p->seccomp_extended : !p->checmate)
     return seccomp ? "this kernel has no eBPF seccomp (SECCOMP_MODE_FILTER_EXTENDED)" : "this kernel has no Checmate (PR_CHECMATE)";
   return NULL;

@@ -16,7 +16,19 @@ struct entitle_entry_s;
 
 /* Bumped whenever the probe asks the kernel something new (an attach
    point added), so that a cache of an older build is probed again.  */
+#ifdef ENTITLE_HAVE_BPF
 #define ENTITLE_PROBE_FORMAT 3
+#else
+/* A build without BPF asks the kernel nothing about it: it never reads
+   the cache of one that did, nor one that did its.  */
+#define ENTITLE_PROBE_FORMAT 1003
+#endif
+
+/* Why no BPF program runs in a build configured --disable-bpf (the build
+   defines ENTITLE_HAVE_BPF otherwise): the reason every entitlement that
+   needs one is refused with, through entitle_probe_missing and
+   entitle_probe_seed_lacks, as a kernel's missing feature is.  */
+#define ENTITLE_NO_BPF "this entitle was built without BPF (configure --disable-bpf)"
 
 struct entitle_probe_s
 {
@@ -54,7 +66,7 @@ int entitle_probe_from_json (struct entitle_probe_s *p, const json_t *doc, entit
 /**
  * Why this host cannot run the cgroup programs of @needed (ATTACH_BIT
  * mask), as a short reason into @why; returns the mask of those it
- * lacks (0: it runs them all).
+ * lacks (0: it runs them all).  A build without BPF lacks them all.
  */
 unsigned entitle_probe_missing (const struct entitle_probe_s *p, unsigned needed, char *why, size_t len);
 

@@ -6,13 +6,21 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include "seed-load.h"
+#ifdef ENTITLE_HAVE_BPF
 #include "seed-insns.h"
+#else
+/* configure --disable-bpf: no seed program (lib/host/probe.c refuses
+   what needs one).  */
+#define ENTITLE_SEED_N_PROGS 0
+#define ENTITLE_SEED_HASH    0ULL
+static const struct entitle_seed_prog entitle_seed_progs[1];
+#endif
 #include "utils.h"
 
 const struct entitle_seed_prog *
 entitle_seed_prog (const char *section)
 {
-  for (size_t i = 0; i < ENTITLE_SEED_N_PROGS; i++)
+  for (size_t i = 0; i != ENTITLE_SEED_N_PROGS; i++)
     if (strcmp (entitle_seed_progs[i].section, section) == 0)
       return &entitle_seed_progs[i];
   return NULL;

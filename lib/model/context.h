@@ -24,7 +24,7 @@ struct entitle_ctx_s
   int selinux_enabled;
   int apparmor_enabled;
   int landlock_abi; /**< the kernel's Landlock ABI, 0: none */
-  int seccomp_ebpf; /**< the kernel has eBPF seccomp filters */
+  int seccomp_ebpf; /**< the kernel has eBPF seccomp filters (0, never asked, in a build without BPF) */
   int bounding_read;
   uint64_t bounding;    /**< entitle's own bounding set */
   char **syscall_names; /**< every syscall of the host's architectures */
@@ -43,7 +43,12 @@ entitle_ctx_init (struct entitle_ctx_s *ctx, const struct entitle_log_s *log,
   ctx->selinux_enabled = -1;
   ctx->apparmor_enabled = -1;
   ctx->landlock_abi = -1;
+#ifdef ENTITLE_HAVE_BPF
   ctx->seccomp_ebpf = -1;
+#else
+  /* configure --disable-bpf: no eBPF seccomp program to install.  */
+  ctx->seccomp_ebpf = 0;
+#endif
   ctx->bounding_read = 0;
   ctx->bounding = 0;
   ctx->syscall_names = NULL;

@@ -13,6 +13,7 @@ PIN=${ENTITLE_BPF_PINS:-/sys/fs/bpf/entitle}
 
 setup() {
   common_setup
+  require_bpf_build
   make_netns "entitle-$$-$BATS_TEST_NUMBER" 10.200.0.1 10.200.0.2 fd00:200::1 fd00:200::2
 }
 

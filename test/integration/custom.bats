@@ -11,6 +11,8 @@ load helpers
 
 setup() {
   common_setup
+  # The examples' BPF objects, which a build without BPF does not build.
+  require_bpf_build
   SRCDIR=${ENTITLE_SRCDIR:-$BATS_TEST_DIRNAME/../..}
   BUILDDIR=${ENTITLE_BUILDDIR:-$BATS_TEST_DIRNAME/../..}
 }

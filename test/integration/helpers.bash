@@ -435,8 +435,15 @@ entitle_version() {
   "$ENTITLE" --version | sed -n 's/^entitle version //p'
 }
 
-# set_entitlements DIR LIST: request LIST through the annotation.
+# set_entitlements DIR LIST: request LIST through the annotation; in a
+# build configured --disable-bpf, skip when LIST needs a BPF program.
 set_entitlements() {
+  require_bpf_for "$2"
+  request_entitlements "$1" "$2"
+}
+
+# request_entitlements DIR LIST: the annotation alone, whatever the build.
+request_entitlements() {
   edit_config "$1" '.annotations["io.entitle.entitlements"] = $list' --arg list "$2"
 }
 
@@ -447,6 +454,39 @@ require_landlock() {
   if [ "$LANDLOCK_ABI" -lt 1 ] 2>/dev/null; then
     skip "this kernel has no Landlock: fs.* are refused here (test-landlock covers the refusal)"
   fi
+}
+
+# bpf_build: whether entitle was built with its BPF programs (not
+# configure --disable-bpf), as `entitle features` says (asked once a file).
+bpf_build() {
+  local f=$BATS_FILE_TMPDIR/io.entitle.bpf
+  [ -s "$f" ] || "$ENTITLE" features | jq -r '.annotations["io.entitle.bpf"]' >"$f"
+  [ "$(<"$f")" != false ]
+}
+
+# require_bpf_for LIST: in a build configured --disable-bpf, skip when an
+# entitlement of LIST, or one it implies (a custom one), needs a cgroup
+# program, which create refuses there (explain gives the reason create
+# would; nobpf.bats tests the refusal).
+require_bpf_for() {
+  local e out implied
+  bpf_build && return 0
+  for e in ${1//,/ }; do
+    out=$("$ENTITLE" explain "$e" 2>/dev/null) || true
+    if grep -q "NOT enforceable here: this entitle was built without BPF" <<<"$out"; then
+      skip "$e needs a BPF program: this entitle was built without BPF (configure --disable-bpf)"
+    fi
+    implied=$(sed -n 's/^  implies (as if asked for with it): //p' <<<"$out")
+    [ -z "$implied" ] || require_bpf_for "$implied"
+  done
+}
+
+# require_bpf_build: skip in a build configured --disable-bpf, which
+# refuses every entitlement that needs a BPF program (nobpf.bats tests the
+# refusal).
+require_bpf_build() {
+  bpf_build ||
+    skip "this entitle was built without BPF (configure --disable-bpf): nobpf.bats tests the refusal"
 }
 
 # require_fs_write: skip where the kernel's Landlock cannot hold all of

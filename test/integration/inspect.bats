@@ -69,6 +69,7 @@ runc_in() {
 }
 
 @test "inspect: the programs and the policy come from the kernel, not from config.json; the admin's program of a custom entitlement named" {
+  require_bpf_build
   make_bundle "$BUNDLE"
   # The custom entitlement of examples/checmate1.json: its cgroup/connect4
   # program, which the hook loads for this container beside entitle's.

@@ -11,6 +11,8 @@ load attack-helpers
 
 setup() {
   attack_setup
+  # The learn run's counting programs are cgroup BPF programs.
+  require_bpf_build
   STATE="$BATS_TEST_TMPDIR/state"
   write_entitle_config "{\"state_dir\": \"$STATE\", \"grant\": [\"security.admin\"]}"
 }

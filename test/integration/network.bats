@@ -345,6 +345,7 @@ diff_counts() {
 }
 
 @test "defaults: the admin's default applies when the container requests nothing" {
+  require_bpf_for network.none
   probe_bundle "$BUNDLE" "socket inet" "socket unix"
   write_entitle_config '{"defaults": ["network.none"]}'
   run_bundle ent
@@ -385,6 +386,7 @@ diff_counts() {
 }
 
 @test "require: a forged io.entitle.applied does not lift the admin's floor" {
+  require_bpf_for network.none
   probe_bundle "$BUNDLE" "socket inet" "socket unix"
   write_entitle_config '{"require": ["network.none"]}'
   edit_config "$BUNDLE" '.annotations["io.entitle.applied"] = ""'

@@ -131,18 +131,15 @@ made_records() {
   [ "$status" -ne 0 ]
 }
 
-@test "one empty cgroup keeps the kernel's attach points warm: each program attached there once, no process in it, made only where a container has programs" {
+@test "one empty cgroup keeps the kernel's attach points warm: each program attached there once, no process in it" {
   mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
   warm=$mnt/entitle-warm
   # From none (it holds no process: it can go at any time; the next
-  # container with programs makes it again).
+  # container with programs makes it again).  Whether a container without
+  # programs leaves it unmade is not observable here: it is the host's,
+  # and `make -j2 check` runs other files' containers meanwhile.
   [ ! -d "$warm/ready" ] || rmdir "$warm/ready"
   [ ! -d "$warm" ] || rmdir "$warm"
-  make_bundle "$BUNDLE" /bin/true
-  run_bundle ent
-  [ "$status" -eq 0 ]
-  [ ! -d "$warm" ]
-
   net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
   for n in 1 2; do

@@ -4,8 +4,8 @@
  * section of the BPF object OBJECT (bpf/progs/seeds.bpf.o) and the maps
  * each instruction names.  A build tool: entitle loads the programs of the
  * seed interfaces itself (lib/kernel/seed-load.c), since libbpf knows
- * neither of their program types, and entitle-full links no libbpf nor
- * libelf.
+ * neither of their program types (entitle-full links libbpf and libelf
+ * since issue 25; loading through them is left for later).
  *
  * The object follows the rules seeds.bpf.c states: a map is an undefined
  * symbol (a 64-bit immediate load with an R_BPF_64_64 relocation against

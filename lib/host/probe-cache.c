@@ -13,8 +13,9 @@
 
 /* The probe of this boot, kept in state_dir: probing loads and attaches
    programs (milliseconds), asking the cache reads one small file.  The
-   shim fills it through `entitle-hook probe --json` (it links no libbpf);
-   the hook fills it itself.  A cache of another boot, or of a build whose
+   shim fills it through `entitle-hook probe --json` (written when
+   entitle-full linked no libbpf; it has since issue 25, and could probe
+   itself); the hook fills it itself.  A cache of another boot, or of a build whose
    probe asked other questions (ENTITLE_PROBE_FORMAT), is not used.  */
 
 static void

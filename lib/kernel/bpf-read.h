@@ -9,8 +9,9 @@
 #include "policy.h"
 
 /* Reading what entitle-hook pinned (ENTITLE_BPF_PINS) and what the kernel
-   attached, with bare bpf(2): entitle-full links no libbpf (issue 5: the
-   front execs it on the start path), and reading needs four commands.
+   attached, with bare bpf(2): lib/ links no libbpf (bpf/, above it, does),
+   and reading needs four commands.  entitle-full links libbpf since its
+   create attaches itself (issue 25), so these could be libbpf's calls.
    Each call passes a whole union bpf_attr, zeroed, so a kernel that
    writes fields a shorter one would not hold overruns nothing.  */
 

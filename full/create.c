@@ -27,27 +27,20 @@ shim_create (struct shim_s *s, entitle_error_t *err)
   cleanup_entitle_set struct entitle_set_s final = { 0 };
   /* Could the engine's record hold the image's label (no file opened)?  */
   bool image = shim_image_applies (s->ctx->config, &s->args);
-  size_t len, out_len;
+  size_t len = 0, out_len;
   int ret;
 
   ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, err);
-  /* No config at all is the runtime's error to report, in its words.  */
-  if (ret < 0 && (*err)->status == ENOENT)
-    {
-      entitle_error_release (err);
-      return shim_exec_runtime (s, err);
-    }
-  /* Too large to parse, but transparent if nothing could apply to it.  */
-  if (ret < 0 && (*err)->status == EFBIG && !entitle_config_sets_policy (s->ctx->config)
-      && entitle_config_file_may_ask (path) == 0 && !image)
+  /* Transparent where nothing could apply: a missing config is the
+     runtime's error to report, in its words; one too large to parse
+     passes if it asks nothing.  */
+  if (!entitle_create_may_apply (s->ctx->config, image, path, raw, len, ret < 0 ? (*err)->status : 0))
     {
       entitle_error_release (err);
       return shim_exec_runtime (s, err);
     }
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load config");
-  if (!entitle_config_sets_policy (s->ctx->config) && !entitle_config_may_ask (raw, len) && !image)
-    return shim_exec_runtime (s, err);
   ret = json_parse (raw, len, &spec, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "load `%s`", path);

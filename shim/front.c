@@ -37,32 +37,25 @@ is (const char *command, const char *name)
   return command && strcmp (command, name) == 0;
 }
 
-/* Same rule as shim_create: only a config that could be rewritten, or
-   whose image's label the engine's record may hold, needs the full
-   program.  Anything unusual (unreadable, too large with a mark)
-   goes there too, to be reported in its words.  */
+/* Only a config that could be rewritten, or whose image's label the
+   engine's record may hold, needs the full program
+   (entitle_create_may_apply: the rule entitle-full follows too).  */
 static bool
 create_needs_full (const struct entitle_args_s *a, const struct entitle_config_s *cfg)
 {
   cleanup_free char *path = entitle_args_config_path (a), *raw = NULL;
   entitle_error_t err = NULL;
   /* The engine's record may hold the image's label: no file opened.  */
-  bool admin = entitle_config_sets_policy (cfg) || entitle_image_engine_of (cfg, a->bundle, a->id) != ENTITLE_IMAGE_NONE;
-  size_t len;
-  int ret, status;
+  bool image = entitle_image_engine_of (cfg, a->bundle, a->id) != ENTITLE_IMAGE_NONE;
+  size_t len = 0;
+  int status = 0;
 
-  ret = entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, &err);
-  if (ret < 0)
+  if (entitle_file_read (path, ENTITLE_MAX_CONFIG_SIZE, &raw, &len, &err) < 0)
     {
       status = err->status;
       entitle_error_release (&err);
-      if (status == ENOENT)
-        return false;
-      if (status == EFBIG)
-        return admin || entitle_config_file_may_ask (path) != 0;
-      return true;
     }
-  return admin || entitle_config_may_ask (raw, len);
+  return entitle_create_may_apply (cfg, image, path, raw, len, status);
 }
 
 /* entitle-full: next to this program (the build tree), else installed.

@@ -33,11 +33,10 @@ die (const char *what)
   exit (1);
 }
 
-/* FNV-1a over the instructions: which build the pinned programs are.  */
-static uint64_t hash = ENTITLE_FNV_OFFSET;
-
+/* Print section @k's instructions; fold them into @hash (FNV-1a over
+   the instructions: which build the pinned programs are).  */
 static void
-print_insns (const Elf_Data *d, size_t k)
+print_insns (const Elf_Data *d, size_t k, uint64_t *hash)
 {
   const struct bpf_insn *in = d->d_buf;
   size_t i, n = d->d_size / sizeof (*in);
@@ -47,7 +46,7 @@ print_insns (const Elf_Data *d, size_t k)
     {
       printf ("  { 0x%02x, %u, %u, %d, %d },\n", in[i].code, in[i].dst_reg, in[i].src_reg, in[i].off, in[i].imm);
     }
-  hash = entitle_fnv_bytes (hash, in, n * sizeof (*in));
+  *hash = entitle_fnv_bytes (*hash, in, n * sizeof (*in));
   printf ("};\n");
 }
 
@@ -93,6 +92,7 @@ main (int argc, char **argv)
   Elf *elf;
   Elf_Scn *scn = NULL;
   size_t shstrndx, symtab = 0, strndx = 0, k = 0;
+  uint64_t hash = ENTITLE_FNV_OFFSET;
   char table[8192] = "";
   int fd;
 
@@ -117,7 +117,7 @@ main (int argc, char **argv)
       if (gelf_getshdr (scn, &sh) == NULL || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_size == 0)
         continue;
       name = elf_strptr (elf, shstrndx, sh.sh_name);
-      print_insns (elf_getdata (scn, NULL), k);
+      print_insns (elf_getdata (scn, NULL), k, &hash);
       snprintf (table + len, sizeof (table) - len,
                 "  { \"%s\", entitle_seed_insns_%zu, %zu, entitle_seed_relocs_%zu, %zu },\n", name, k,
                 (size_t)(sh.sh_size / sizeof (struct bpf_insn)), k,

@@ -27,6 +27,22 @@ for d in $STAGES; do
 	files="$files $(find "$d" -maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.def' \) | LC_ALL=C sort)"
 done
 generated=$(sed -n 's/^\([A-Za-z0-9_./-]*\.h\):.*/\1/p' Makefile.am)
+# And those of its pattern rules (bpf/%.skel.h: bpf/progs/%.bpf.o), one
+# for each source their first prerequisite is made from.
+patterns=$(sed -n 's/^\([A-Za-z0-9_./-]*%[A-Za-z0-9_.-]*\.h\): *\([A-Za-z0-9_./-]*%[A-Za-z0-9_.-]*\.o\).*/\1 \2/p' Makefile.am)
+while read -r target prereq; do
+	[ -n "$target" ] || continue
+	src=${prereq%.o}.c
+	for f in "${src%%\%*}"*"${src#*%}"; do
+		[ -e "$f" ] || continue
+		stem=${f#"${src%%\%*}"}
+		stem=${stem%"${src#*%}"}
+		generated="$generated
+${target%%\%*}$stem${target#*%}"
+	done
+done <<EOF_PATTERNS
+$patterns
+EOF_PATTERNS
 
 # shellcheck disable=SC2086 # one file a word
 STAGES="$STAGES" GENERATED="$generated" LC_ALL=C awk -v mode="$mode" '

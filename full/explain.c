@@ -23,6 +23,7 @@
    how exposed the bundle's container would be (lib/read/score.c).  */
 
 #define MAX_EXPLAINED 256
+#define M(x)          ENTITLE_MECH_BIT (ENTITLE_MECH_##x)
 
 struct explain_opts
 {
@@ -95,7 +96,7 @@ rules_restrict (const struct entitle_entry_s *e)
 static void
 seccomp_part (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *p)
 {
-  bool restricts = e->sys_deny || (entitle_entry_fx (e) & (FX_SECCOMP | FX_HOLD)) || rules_restrict (e);
+  bool restricts = e->sys_deny || (entitle_fx_mechs (entitle_entry_fx (e)) & M (SECCOMP)) || rules_restrict (e);
 
   if (not_probed (p, host))
     return;
@@ -195,32 +196,32 @@ seed_part (const struct entitle_entry_s *e, const struct entitle_prog_s *prog, c
 static size_t
 explain_parts (const struct entitle_entry_s *e, const struct host_s *host, struct part_s *parts)
 {
-  unsigned needed = e->attach | entitle_bpf_custom_points (e);
+  unsigned needed = e->attach | entitle_bpf_custom_points (e), fxm = entitle_fx_mechs (entitle_entry_fx (e));
   size_t n = 0, i;
 
   if (e->cap_add || e->cap_drop || e->cap_keep)
     snprintf (add_part (parts, &n, ENTITLE_MECH_CAPABILITIES, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by capabilities (the runtime sets all five sets)");
-  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (entitle_entry_fx (e) & (FX_SECCOMP | FX_HOLD)))
+  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (fxm & M (SECCOMP)))
     seccomp_part (e, host, add_part (parts, &n, ENTITLE_MECH_SECCOMP, PART_ENFORCED));
-  if (entitle_entry_fx (e) & (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS | FX_HOLD))
+  if (fxm & M (NAMESPACES))
     snprintf (add_part (parts, &n, ENTITLE_MECH_NAMESPACES, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by namespaces (the runtime makes them)");
-  if ((e->fx & (FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO | FX_CLEAR_RO | FX_UNMASK)) || e->masked || e->readonly)
+  if ((fxm & M (PATHS)) || e->masked || e->readonly)
     snprintf (add_part (parts, &n, ENTITLE_MECH_PATHS, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by paths (the runtime's masked and read-only mounts)");
-  if (e->fx & (FX_DEV_DEFAULT | FX_DEV_ALL))
+  if (fxm & M (DEVICE_CGROUP))
     snprintf (add_part (parts, &n, ENTITLE_MECH_DEVICE_CGROUP, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the runtime's device cgroup (linux.resources.devices; not applied where the "
               "runtime manages no cgroup, as crun with --cgroup-manager=disabled)");
-  if (e->fx & FX_NNP)
+  if (fxm & M (PROCESS))
     snprintf (add_part (parts, &n, ENTITLE_MECH_PROCESS, PART_ENFORCED)->reason, sizeof (parts->reason),
               "enforced by the kernel's no_new_privs (set by the runtime)");
-  if (e->fx & FX_LSM_UNCONFINED)
+  if (fxm & M (LSM))
     lsm_part (host, add_part (parts, &n, ENTITLE_MECH_LSM, PART_ENFORCED));
   if (needed)
     cgroup_part (needed, host, add_part (parts, &n, ENTITLE_MECH_CGROUP_BPF, PART_ENFORCED));
-  if (e->fx & FX_LANDLOCK)
+  if (fxm & M (LANDLOCK))
     landlock_part (e, host, add_part (parts, &n, ENTITLE_MECH_LANDLOCK, PART_UNENFORCEABLE));
   for (i = 0; i < e->n_progs && i < ENTITLE_CUSTOM_PARTS; i++)
     if (e->progs[i].point >= ATTACH_COUNT)

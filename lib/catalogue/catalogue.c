@@ -491,26 +491,26 @@ entitle_entry_fx (const struct entitle_entry_s *e)
 
 #define M(x) ENTITLE_MECH_BIT (ENTITLE_MECH_##x)
 static const struct entitle_fx_text_s fx_texts[] = {
-  { FX_NEW_NETNS, M (NAMESPACES), "a new network namespace, unless one is given by path" },
-  { FX_HOST_NETNS, M (NAMESPACES), "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
-  { FX_NEW_PIDNS, M (NAMESPACES), "a new pid namespace, unless one is given by path" },
-  { FX_HOST_PIDNS, M (NAMESPACES), "the host's pid namespace (the pid namespace is removed)" },
-  { FX_NNP, M (PROCESS), "noNewPrivileges = true" },
-  { FX_PROC_SYS_RO, M (PATHS), "/proc/sys read-only" },
-  { FX_MASK_NET, M (PATHS), "/proc/sys/net and /sys/class/net masked" },
-  { FX_SYS_RO, M (PATHS), "/sys read-only, /proc/kcore masked" },
-  { FX_CLEAR_RO, M (PATHS), "readonlyPaths cleared" },
-  { FX_UNMASK, M (PATHS), "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
-  { FX_SOCK_UNIX, M (SECCOMP), "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
-  { FX_SOCK_USER, M (SECCOMP), "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
-  { FX_NO_DEV_MKNOD, M (SECCOMP), "mknod and mknodat of device nodes denied" },
-  { FX_PERSONALITY, M (SECCOMP), "personality() for PER_LINUX (and the query) only" },
-  { FX_DEV_DEFAULT, M (DEVICE_CGROUP), "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
-  { FX_DEV_ALL, M (DEVICE_CGROUP), "every device allowed" },
-  { FX_LSM_UNCONFINED, M (LSM), "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
-  { FX_HOLD, M (SECCOMP) | M (NAMESPACES), "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
-  { FX_PRIVILEGED, M (SECCOMP) | M (NAMESPACES), "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
-  { FX_LANDLOCK, M (LANDLOCK), "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
+  { FX_NEW_NETNS, M (NAMESPACES), false, "a new network namespace, unless one is given by path" },
+  { FX_HOST_NETNS, M (NAMESPACES), false, "the host's network namespace (the network namespace is removed, and the engine's net.* sysctls with it: in the host's they would change the host)" },
+  { FX_NEW_PIDNS, M (NAMESPACES), false, "a new pid namespace, unless one is given by path" },
+  { FX_HOST_PIDNS, M (NAMESPACES), false, "the host's pid namespace (the pid namespace is removed)" },
+  { FX_NNP, M (PROCESS), false, "noNewPrivileges = true" },
+  { FX_PROC_SYS_RO, M (PATHS), false, "/proc/sys read-only" },
+  { FX_MASK_NET, M (PATHS), false, "/proc/sys/net and /sys/class/net masked" },
+  { FX_SYS_RO, M (PATHS), false, "/sys read-only, /proc/kcore masked" },
+  { FX_CLEAR_RO, M (PATHS), false, "readonlyPaths cleared" },
+  { FX_UNMASK, M (PATHS), false, "maskedPaths cleared but /proc/kcore, /proc/keys, /proc/sysrq-trigger, /sys/firmware" },
+  { FX_SOCK_UNIX, M (SECCOMP), false, "socket() and socketpair() for AF_UNIX only; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_SOCK_USER, M (SECCOMP), false, "no AF_PACKET, no raw inet sockets; the native ABI only (a 32-bit call is killed: socketcall hides socket()'s family)" },
+  { FX_NO_DEV_MKNOD, M (SECCOMP), false, "mknod and mknodat of device nodes denied" },
+  { FX_PERSONALITY, M (SECCOMP), false, "personality() for PER_LINUX (and the query) only" },
+  { FX_DEV_DEFAULT, M (DEVICE_CGROUP), false, "every device denied but the runtime spec's defaults (null, zero, full, random, urandom, tty, console, ptmx, pts)" },
+  { FX_DEV_ALL, M (DEVICE_CGROUP), false, "every device allowed" },
+  { FX_LSM_UNCONFINED, M (LSM), false, "AppArmor unconfined, SELinux spc_t (where the host runs them)" },
+  { FX_HOLD, M (SECCOMP) | M (NAMESPACES), false, "kept from entitle's enforcement of every container while it holds CAP_SYS_ADMIN, CAP_BPF or CAP_DAC_READ_SEARCH, whoever gave it: bpf(2) denied with either of the first two, open_by_handle_at with the third, a cgroup namespace of its own; with CAP_SYS_ADMIN or CAP_SYS_PTRACE, refused in the host's pid namespace or one given by path, without a mount namespace of its own, with a cgroup namespace given by path or a bind of the host's cgroup tree, and beside cgroup BPF where the runtime manages no cgroup" },
+  { FX_PRIVILEGED, M (SECCOMP) | M (NAMESPACES), true, "not kept from entitle's enforcement: bpf(2), open_by_handle_at and the cgroup namespace stay as the engine gave them" },
+  { FX_LANDLOCK, M (LANDLOCK), false, "applied by entitle-init, the in-container helper, before the command runs (it sets no_new_privs; exec'd processes too)" },
 };
 #undef M
 
@@ -551,6 +551,18 @@ entitle_fx_texts (size_t *n)
 {
   *n = sizeof (fx_texts) / sizeof (fx_texts[0]);
   return fx_texts;
+}
+
+unsigned
+entitle_fx_mechs (unsigned fx)
+{
+  unsigned mechs = 0;
+  size_t i;
+
+  for (i = 0; i < sizeof (fx_texts) / sizeof (fx_texts[0]); i++)
+    if ((fx & fx_texts[i].fx) && !fx_texts[i].lifts)
+      mechs |= fx_texts[i].mechs;
+  return mechs;
 }
 
 static bool

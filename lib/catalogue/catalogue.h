@@ -40,6 +40,12 @@ enum
   FX_PRIVILEGED = 1u << 20,     /* not kept from it: security.insecure */
 };
 
+/* Every FX_* bit: each has its row in entitle_fx_texts (a unit test checks).  */
+#define FX_ALL                                                                                                     \
+  (FX_NEW_NETNS | FX_HOST_NETNS | FX_NEW_PIDNS | FX_HOST_PIDNS | FX_NNP | FX_PROC_SYS_RO | FX_MASK_NET | FX_SYS_RO \
+   | FX_CLEAR_RO | FX_UNMASK | FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY | FX_LSM_UNCONFINED  \
+   | FX_LANDLOCK | FX_DEV_DEFAULT | FX_DEV_ALL | FX_HOLD | FX_PRIVILEGED)
+
 /* The effects seccomp applies by a syscall's arguments.  */
 #define FX_SECCOMP (FX_SOCK_UNIX | FX_SOCK_USER | FX_NO_DEV_MKNOD | FX_PERSONALITY)
 
@@ -264,18 +270,24 @@ const char *entitle_mech_name (enum entitle_mech mech);
     the enum's order, joined with ", " into @buf; @buf is returned.  */
 const char *entitle_mech_names (unsigned mechs, char *buf, size_t len);
 
-/* People's words for the FX_* effects, with the mechanisms that apply
-   each: what `entitle explain` and entitlements(7) print.  The cgroup
+/* The one model of which mechanism enforces each FX_* effect, with
+   people's words for it: what `entitle explain` (its effects and its
+   enforcement parts), entitle_paths and entitlements(7) read.  The cgroup
    programs are described by each row's bpf_text.  */
 struct entitle_fx_text_s
 {
   unsigned fx;
   unsigned mechs; /**< ENTITLE_MECH_BIT of each mechanism that applies it */
+  bool lifts;     /**< it lifts what @mechs enforce rather than applying it: no part of its own */
   const char *text;
 };
 
 /** The FX_* texts, in the order they read best; @n receives the count. */
 const struct entitle_fx_text_s *entitle_fx_texts (size_t *n);
+
+/** The mechanisms (ENTITLE_MECH_BIT) that enforce the FX_* bits @fx, by
+    the table of entitle_fx_texts; a bit that lifts enforcement adds none. */
+unsigned entitle_fx_mechs (unsigned fx);
 
 /* Capability-gated syscalls, as engines expand Docker's profile: a
    syscall is allowed when any capability listed for it is held.  */

@@ -5,6 +5,8 @@
 #include "attach.h"
 #include "enforce-path.h"
 
+#define M(x) ENTITLE_MECH_BIT (ENTITLE_MECH_##x)
+
 static const char *const names[] = { "Checmate", "eBPF seccomp", "BPF LSM", "cgroup BPF", "seccomp", "Landlock" };
 
 static struct entitle_path_s *
@@ -33,7 +35,7 @@ layers (const struct entitle_entry_s *e, const struct entitle_probe_s *p, struct
       snprintf (q->reason, sizeof (q->reason), "%s",
                 q->taken ? "global hooks, by the task's cgroup; installed by entitle-hook" : lacks);
     }
-  if (e->sys_deny || (e->fx & FX_SECCOMP))
+  if (e->sys_deny || (entitle_fx_mechs (e->fx) & M (SECCOMP)))
     {
       const char *lacks = entitle_probe_seed_lacks (p, ENTITLE_POINT_SECCOMP);
       q = add (out, n, ENTITLE_PATH_SECCOMP_EBPF, true, lacks == NULL);
@@ -77,13 +79,13 @@ entitle_paths (const struct entitle_entry_s *e, const struct entitle_probe_s *p,
       entitle_attach_names (e->attach, q->detail, sizeof (q->detail));
       snprintf (q->reason, sizeof (q->reason), "%s", q->taken ? "programs on the container's cgroup" : missing);
     }
-  if (e->sys_deny || e->sys_allow || (e->fx & FX_SECCOMP))
+  if (e->sys_deny || e->sys_allow || (entitle_fx_mechs (e->fx) & M (SECCOMP)))
     {
       q = add (out, &n, ENTITLE_PATH_SECCOMP, false, p->seccomp);
       snprintf (q->reason, sizeof (q->reason), "%s",
                 q->taken ? "linux.seccomp, loaded by the runtime" : "this kernel has no seccomp filters");
     }
-  if (e->fx & FX_LANDLOCK)
+  if (entitle_fx_mechs (e->fx) & M (LANDLOCK))
     {
       char why[sizeof (q->reason)];
       q = add (out, &n, ENTITLE_PATH_LANDLOCK, false, !entitle_landlock_lacks (e, p->landlock_abi, why, sizeof (why)));

@@ -1696,6 +1696,37 @@ test_catalogue_devices_trust (void **state)
     }
 }
 
+/* The one table of which mechanism enforces what: every FX_* bit a row
+   uses has its row there, naming at least one mechanism, and a bit that
+   applies rather than lifts enforcement gives an enforcement part.  */
+static void
+test_catalogue_fx_mechanisms (void **state)
+{
+  const struct entitle_entry_s *cat;
+  const struct entitle_fx_text_s *fx;
+  size_t i, k, n, n_fx;
+  unsigned bit;
+
+  (void)state;
+  fx = entitle_fx_texts (&n_fx);
+  for (bit = 1; bit != 0; bit <<= 1)
+    {
+      const struct entitle_fx_text_s *row = NULL;
+      if ((FX_ALL & bit) == 0)
+        continue;
+      for (k = 0; k < n_fx; k++)
+        if (fx[k].fx == bit)
+          row = &fx[k];
+      if (row == NULL || row->mechs == 0)
+        fail_msg ("effect bit %#x has no mechanism in the table", bit);
+      assert_true (row->lifts || entitle_fx_mechs (bit) == row->mechs);
+    }
+  cat = entitle_catalogue_rows (NULL, &n);
+  for (i = 0; i < n; i++)
+    if (cat[i].fx & ~(unsigned)FX_ALL)
+      fail_msg ("%s: effect bit %#x is not in FX_ALL", cat[i].name, cat[i].fx & ~(unsigned)FX_ALL);
+}
+
 int
 main (void)
 {
@@ -1712,6 +1743,7 @@ main (void)
     cmocka_unit_test (test_catalogue_idempotent),
     cmocka_unit_test (test_catalogue_gated_syscalls_follow_dropped_caps),
     cmocka_unit_test (test_catalogue_devices_trust),
+    cmocka_unit_test (test_catalogue_fx_mechanisms),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_common.h>
-#include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 #include "json.h"
 #include "utils.h"
@@ -476,66 +475,7 @@ json_parse (const char *buf, size_t len, json_t **out, entitle_error_t *err)
   return 0;
 }
 
-static const char *
-gen_status_msg (yajl_gen_status st)
-{
-  switch (st)
-    {
-    case yajl_gen_keys_must_be_strings:
-      return "keys must be strings";
-    case yajl_max_depth_exceeded:
-      return "nested too deeply";
-    case yajl_gen_in_error_state:
-      return "generator in error state";
-    case yajl_gen_generation_complete:
-      return "generation already complete";
-    case yajl_gen_invalid_number:
-      return "invalid number";
-    case yajl_gen_no_buf:
-      return "no buffer";
-    case yajl_gen_invalid_string:
-      return "invalid UTF-8 string";
-    default:
-      return "unknown generator error";
-    }
-}
-
-static yajl_gen_status
-gen_value (yajl_gen g, const json_t *v)
-{
-  yajl_gen_status st = yajl_gen_status_ok;
-  size_t i;
-
-  switch (v->type)
-    {
-    case JSON_NULL:
-      return yajl_gen_null (g);
-    case JSON_FALSE:
-    case JSON_TRUE:
-      return yajl_gen_bool (g, v->type == JSON_TRUE);
-    case JSON_NUMBER:
-      return yajl_gen_number (g, v->text, v->len);
-    case JSON_STRING:
-      return yajl_gen_string (g, (const unsigned char *)v->text, v->len);
-    case JSON_OBJECT:
-    case JSON_ARRAY:
-      st = v->type == JSON_OBJECT ? yajl_gen_map_open (g) : yajl_gen_array_open (g);
-      for (i = 0; st == yajl_gen_status_ok && i < v->n; i++)
-        {
-          if (v->type == JSON_OBJECT)
-            st = yajl_gen_string (g, (const unsigned char *)v->keys[i], strlen (v->keys[i]));
-          if (st == yajl_gen_status_ok)
-            st = gen_value (g, v->items[i]);
-        }
-      if (st != yajl_gen_status_ok)
-        return st;
-      return v->type == JSON_OBJECT ? yajl_gen_map_close (g) : yajl_gen_array_close (g);
-    }
-  return yajl_gen_status_ok;
-}
-
-/* The text is built in one buffer of ours (yajl's own would be copied
-   out: twice the output at once).  */
+/* The text is built in one buffer of ours.  */
 struct outbuf
 {
   char *p;
@@ -543,10 +483,8 @@ struct outbuf
 };
 
 static void
-out_append (void *ctx, const char *s, size_t len)
+out_append (struct outbuf *o, const char *s, size_t len)
 {
-  struct outbuf *o = ctx;
-
   if (o->n + len + 2 > o->cap)
     {
       while (o->n + len + 2 > o->cap)
@@ -557,45 +495,18 @@ out_append (void *ctx, const char *s, size_t len)
   o->n += len;
 }
 
-static int
-generate (const json_t *v, bool pretty, char **out, size_t *len, entitle_error_t *err)
+/* One writer for both forms.  The bytes are yajl 2's generator's, which
+   wrote them before: the same escapes (\" \\ \b \f \n \r \t, \u00XX for
+   the other control bytes, upper-case hex, '/' as is), UTF-8 checked,
+   numbers as written.  Indented (@pretty), each member is on its own line
+   behind one tab per level, ": " after a key, and an empty object or
+   array spans two lines ("{\n\n}").  */
+
+struct writer
 {
-  struct outbuf o = { NULL, 0, 0 };
-  yajl_gen g = yajl_gen_alloc (NULL);
-  yajl_gen_status st;
-
-  if (g == NULL)
-    return entitle_make_error (err, ENOMEM, "yajl_gen_alloc");
-  yajl_gen_config (g, yajl_gen_beautify, pretty);
-  yajl_gen_config (g, yajl_gen_indent_string, "\t");
-  yajl_gen_config (g, yajl_gen_validate_utf8, 1);
-  yajl_gen_config (g, yajl_gen_print_callback, out_append, &o);
-  st = gen_value (g, v);
-  yajl_gen_free (g);
-  if (st != yajl_gen_status_ok)
-    {
-      free (o.p);
-      return entitle_make_error (err, EINVAL, "generate JSON: %s", gen_status_msg (st));
-    }
-  out_append (&o, "", 0);
-  if (o.n == 0 || o.p[o.n - 1] != '\n')
-    o.p[o.n++] = '\n';
-  o.p[o.n] = '\0';
-  *out = o.p;
-  *len = o.n;
-  return 0;
-}
-
-int
-json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
-{
-  return generate (v, true, out, len, err);
-}
-
-/* The compact form is written here, not by yajl: it is what create writes
-   for every container (yajl's generator costs as much as the parse).  The
-   bytes are yajl's: the same escapes (\" \\ \b \f \n \r \t, \u00XX
-   for the other control bytes, upper-case hex) and UTF-8 checked.  */
+  struct outbuf o;
+  bool pretty;
+};
 
 static bool
 put_string (struct outbuf *o, const char *text, size_t len)
@@ -647,64 +558,103 @@ put_string (struct outbuf *o, const char *text, size_t len)
   return true;
 }
 
-static bool
-put_value (struct outbuf *o, const json_t *v)
+/* In the indented form: a line break, then @depth tabs.  */
+static void
+put_break (struct writer *w, size_t depth)
 {
+  if (!w->pretty)
+    return;
+  out_append (&w->o, "\n", 1);
+  while (depth-- > 0)
+    out_append (&w->o, "\t", 1);
+}
+
+static bool put_value (struct writer *w, const json_t *v, size_t depth);
+
+static bool
+put_container (struct writer *w, const json_t *v, size_t depth)
+{
+  bool object = v->type == JSON_OBJECT;
   size_t i;
 
+  out_append (&w->o, object ? "{" : "[", 1);
+  /* yajl broke the line after the opening bracket even with nothing
+     inside: an empty one is "{", a blank line, "}".  */
+  if (w->pretty && v->n == 0)
+    out_append (&w->o, "\n", 1);
+  for (i = 0; i < v->n; i++)
+    {
+      if (i)
+        out_append (&w->o, ",", 1);
+      put_break (w, depth + 1);
+      if (object)
+        {
+          if (!put_string (&w->o, v->keys[i], strlen (v->keys[i])))
+            return false;
+          out_append (&w->o, w->pretty ? ": " : ":", w->pretty ? 2 : 1);
+        }
+      if (!put_value (w, v->items[i], depth + 1))
+        return false;
+    }
+  put_break (w, depth);
+  out_append (&w->o, object ? "}" : "]", 1);
+  return true;
+}
+
+static bool
+put_value (struct writer *w, const json_t *v, size_t depth)
+{
   switch (v->type)
     {
     case JSON_NULL:
-      out_append (o, "null", 4);
+      out_append (&w->o, "null", 4);
       return true;
     case JSON_FALSE:
-      out_append (o, "false", 5);
+      out_append (&w->o, "false", 5);
       return true;
     case JSON_TRUE:
-      out_append (o, "true", 4);
+      out_append (&w->o, "true", 4);
       return true;
     case JSON_NUMBER:
-      out_append (o, v->text, v->len);
+      out_append (&w->o, v->text, v->len);
       return true;
     case JSON_STRING:
-      return put_string (o, v->text, v->len);
+      return put_string (&w->o, v->text, v->len);
     case JSON_OBJECT:
     case JSON_ARRAY:
-      out_append (o, v->type == JSON_OBJECT ? "{" : "[", 1);
-      for (i = 0; i < v->n; i++)
-        {
-          if (i)
-            out_append (o, ",", 1);
-          if (v->type == JSON_OBJECT)
-            {
-              if (!put_string (o, v->keys[i], strlen (v->keys[i])))
-                return false;
-              out_append (o, ":", 1);
-            }
-          if (!put_value (o, v->items[i]))
-            return false;
-        }
-      out_append (o, v->type == JSON_OBJECT ? "}" : "]", 1);
-      return true;
+      return put_container (w, v, depth);
     }
   return false;
 }
 
+static int
+generate (const json_t *v, bool pretty, char **out, size_t *len, entitle_error_t *err)
+{
+  struct writer w = { { NULL, 0, 0 }, pretty };
+
+  if (!put_value (&w, v, 0))
+    {
+      free (w.o.p);
+      return entitle_make_error (err, EINVAL, "generate JSON: invalid UTF-8 in a string");
+    }
+  out_append (&w.o, "\n", 1);
+  w.o.p[w.o.n] = '\0';
+  *out = w.o.p;
+  *len = w.o.n;
+  return 0;
+}
+
+int
+json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
+{
+  return generate (v, true, out, len, err);
+}
+
+/* What create writes for every container: the same writer, unindented.  */
 int
 json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err)
 {
-  struct outbuf o = { NULL, 0, 0 };
-
-  if (!put_value (&o, v))
-    {
-      free (o.p);
-      return entitle_make_error (err, EINVAL, "generate JSON: invalid UTF-8 in a string");
-    }
-  out_append (&o, "\n", 1);
-  o.p[o.n] = '\0';
-  *out = o.p;
-  *len = o.n;
-  return 0;
+  return generate (v, false, out, len, err);
 }
 
 json_t *

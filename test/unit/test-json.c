@@ -252,6 +252,96 @@ test_json_generate_indents_and_ends_with_newline (void **state)
   }
 }
 
+/* Indented output, byte for byte as yajl's beautifier wrote it before the
+   one writer replaced it: these strings are what yajl 2 printed.  */
+static void
+expect_pretty (const char *in, const char *want)
+{
+  cleanup_json json_t *v = parse_ok (in);
+  char *text = generate_ok (v);
+
+  assert_string_equal (text, want);
+  free (text);
+}
+
+static void
+test_json_generate_pretty_nested (void **state)
+{
+  (void)state;
+  expect_pretty ("{\"a\":[1,{\"b\":null}],\"c\":{\"d\":true,\"e\":false},\"f\":\"g\"}",
+                 "{\n\t\"a\": [\n\t\t1,\n\t\t{\n\t\t\t\"b\": null\n\t\t}\n\t],\n"
+                 "\t\"c\": {\n\t\t\"d\": true,\n\t\t\"e\": false\n\t},\n\t\"f\": \"g\"\n}\n");
+  expect_pretty ("[[1,2],[[3]]]", "[\n\t[\n\t\t1,\n\t\t2\n\t],\n\t[\n\t\t[\n\t\t\t3\n\t\t]\n\t]\n]\n");
+  expect_pretty ("\"top\"", "\"top\"\n");
+  expect_pretty ("null", "null\n");
+}
+
+static void
+test_json_generate_pretty_empty (void **state)
+{
+  (void)state;
+  expect_pretty ("{}", "{\n\n}\n");
+  expect_pretty ("[]", "[\n\n]\n");
+  expect_pretty ("{\"o\":{},\"a\":[],\"n\":[[],{}]}",
+                 "{\n\t\"o\": {\n\n\t},\n\t\"a\": [\n\n\t],\n\t\"n\": [\n\t\t[\n\n\t\t],\n\t\t{\n\n\t\t}\n\t]\n}\n");
+}
+
+static void
+test_json_generate_pretty_strings (void **state)
+{
+  (void)state;
+  expect_pretty ("{\"k\\\"\\n\":\"q\\\"b\\\\s/\\/\\b\\f\\n\\r\\t\\u0001\\u001f\\u007f\"}",
+                 "{\n\t\"k\\\"\\n\": \"q\\\"b\\\\s//\\b\\f\\n\\r\\t\\u0001\\u001F\x7f\"\n}\n");
+  expect_pretty ("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\",\"\\u00e9\\ud83d\\ude00\"]",
+                 "[\n\t\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\",\n\t\"\xc3\xa9\xf0\x9f\x98\x80\"\n]\n");
+}
+
+static void
+test_json_generate_pretty_numbers_as_written (void **state)
+{
+  (void)state;
+  expect_pretty ("[1.50,-0e+10,1E3,12345678901234567890123,0.000001]",
+                 "[\n\t1.50,\n\t-0e+10,\n\t1E3,\n\t12345678901234567890123,\n\t0.000001\n]\n");
+}
+
+/* The compact form is the same writer without the layout.  */
+static void
+test_json_generate_compact_same_bytes (void **state)
+{
+  static const char in[] = "{\"a\":[1.50,{},[]],\"s\":\"\\t\\u0002\xc3\xa9\",\"n\":null}";
+  cleanup_json json_t *v = parse_ok (in);
+  entitle_error_t err = NULL;
+  char *out = NULL;
+  size_t len = 0;
+
+  (void)state;
+  assert_int_equal (json_generate_compact (v, &out, &len, &err), 0);
+  assert_string_equal (out, "{\"a\":[1.50,{},[]],\"s\":\"\\t\\u0002\xc3\xa9\",\"n\":null}\n");
+  assert_int_equal (len, strlen (out));
+  free (out);
+}
+
+/* A string that is not UTF-8 (built, not parsed) is refused in both forms.  */
+static void
+test_json_generate_refuses_bad_utf8 (void **state)
+{
+  cleanup_json json_t *v = json_new (JSON_ARRAY);
+  entitle_error_t err = NULL;
+  char *out = NULL;
+  size_t len = 0;
+
+  (void)state;
+  json_push (v, json_new_string ("ok\xff"));
+  assert_true (json_generate (v, &out, &len, &err) < 0);
+  assert_null (out);
+  assert_non_null (err);
+  assert_null (strchr (err->msg, '\n'));
+  entitle_error_release (&err);
+  assert_true (json_generate_compact (v, &out, &len, &err) < 0);
+  assert_null (out);
+  entitle_error_release (&err);
+}
+
 /* A parse error says where, as editors count: the line, and the column
    of the byte yajl stopped at (the end of a document cut short).  */
 static void
@@ -798,6 +888,12 @@ main (void)
     cmocka_unit_test (test_json_new_constructors),
     cmocka_unit_test (test_error_message_one_line),
     cmocka_unit_test (test_json_scan_ends_at_the_first_value),
+    cmocka_unit_test (test_json_generate_pretty_nested),
+    cmocka_unit_test (test_json_generate_pretty_empty),
+    cmocka_unit_test (test_json_generate_pretty_strings),
+    cmocka_unit_test (test_json_generate_pretty_numbers_as_written),
+    cmocka_unit_test (test_json_generate_compact_same_bytes),
+    cmocka_unit_test (test_json_generate_refuses_bad_utf8),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -506,10 +506,13 @@ struct writer
 {
   struct outbuf o;
   bool pretty;
+  /* Replace each byte of ill-formed UTF-8 with U+FFFD, as Go's
+     encoding/json does, instead of refusing the string.  */
+  bool lossy;
 };
 
 static bool
-put_string (struct outbuf *o, const char *text, size_t len)
+put_string (struct outbuf *o, const char *text, size_t len, bool lossy)
 {
   static const char hex[] = "0123456789ABCDEF";
   const unsigned char *s = (const unsigned char *)text;
@@ -530,8 +533,15 @@ put_string (struct outbuf *o, const char *text, size_t len)
       if (c >= 0x80)
         {
           size_t u = utf8_len (s, i, len);
-          if (u == 0)
+          if (u == 0 && !lossy)
             return false;
+          if (u == 0)
+            {
+              out_append (o, text + run, i - run);
+              out_append (o, "\\ufffd", 6);
+              run = ++i;
+              continue;
+            }
           i += u;
           continue;
         }
@@ -589,7 +599,7 @@ put_container (struct writer *w, const json_t *v, size_t depth)
       put_break (w, depth + 1);
       if (object)
         {
-          if (!put_string (&w->o, v->keys[i], strlen (v->keys[i])))
+          if (!put_string (&w->o, v->keys[i], strlen (v->keys[i]), w->lossy))
             return false;
           out_append (&w->o, w->pretty ? ": " : ":", w->pretty ? 2 : 1);
         }
@@ -619,7 +629,7 @@ put_value (struct writer *w, const json_t *v, size_t depth)
       out_append (&w->o, v->text, v->len);
       return true;
     case JSON_STRING:
-      return put_string (&w->o, v->text, v->len);
+      return put_string (&w->o, v->text, v->len, w->lossy);
     case JSON_OBJECT:
     case JSON_ARRAY:
       return put_container (w, v, depth);
@@ -628,9 +638,9 @@ put_value (struct writer *w, const json_t *v, size_t depth)
 }
 
 static int
-generate (const json_t *v, bool pretty, char **out, size_t *len, entitle_error_t *err)
+generate (const json_t *v, bool pretty, bool lossy, char **out, size_t *len, entitle_error_t *err)
 {
-  struct writer w = { { NULL, 0, 0 }, pretty };
+  struct writer w = { { NULL, 0, 0 }, pretty, lossy };
 
   if (!put_value (&w, v, 0))
     {
@@ -647,14 +657,29 @@ generate (const json_t *v, bool pretty, char **out, size_t *len, entitle_error_t
 int
 json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *err)
 {
-  return generate (v, true, out, len, err);
+  return generate (v, true, false, out, len, err);
 }
 
 /* What create writes for every container: the same writer, unindented.  */
 int
 json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err)
 {
-  return generate (v, false, out, len, err);
+  return generate (v, false, false, out, len, err);
+}
+
+/* A record of a log: unindented, and never refused.  A message that
+   quotes bad input (a path of arbitrary bytes) is still written, each
+   byte of ill-formed UTF-8 as \ufffd (what logrus writes), so that the
+   engine reading the log parses the line and the error is not lost.  */
+char *
+json_generate_record (const json_t *v, size_t *len)
+{
+  entitle_error_t err = NULL;
+  char *out = NULL;
+
+  if (generate (v, false, true, &out, len, &err) < 0)
+    entitle_error_release (&err);
+  return out;
 }
 
 json_t *

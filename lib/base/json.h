@@ -85,6 +85,10 @@ int json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *er
 int json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err);
 
 /** Free @v and everything below it; NULL is fine. */
+/* The compact form, ill-formed UTF-8 written as \ufffd: for log records,
+   which must not be lost.  NULL only for a value that is not JSON.  */
+char *json_generate_record (const json_t *v, size_t *len);
+
 void json_free (json_t *v);
 
 static inline void

@@ -10,8 +10,8 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
-#include <yajl/yajl_gen.h>
 #include "file.h"
+#include "json.h"
 #include "log.h"
 #include "utils.h"
 
@@ -22,30 +22,20 @@ static const char *const level_names[] = { "error", "warning", "info", "debug" }
 static int
 write_json_line (int fd, enum entitle_log_level level, const char *msg)
 {
+  cleanup_json json_t *rec = json_new (JSON_OBJECT);
+  cleanup_free char *line = NULL;
   char stamp[64];
   time_t now = time (NULL);
   struct tm tm;
-  const unsigned char *buf;
   size_t len;
-  yajl_gen g = yajl_gen_alloc (NULL);
-  int ret = -1;
 
-  if (g == NULL)
-    return -1;
   gmtime_r (&now, &tm);
   strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  yajl_gen_map_open (g);
-  yajl_gen_string (g, (const unsigned char *)"level", 5);
-  yajl_gen_string (g, (const unsigned char *)level_names[level], strlen (level_names[level]));
-  yajl_gen_string (g, (const unsigned char *)"msg", 3);
-  yajl_gen_string (g, (const unsigned char *)msg, strlen (msg));
-  yajl_gen_string (g, (const unsigned char *)"time", 4);
-  yajl_gen_string (g, (const unsigned char *)stamp, strlen (stamp));
-  yajl_gen_map_close (g);
-  if (yajl_gen_get_buf (g, &buf, &len) == yajl_gen_status_ok && entitle_write_all (fd, (const char *)buf, len) == 0)
-    ret = entitle_write_all (fd, "\n", 1);
-  yajl_gen_free (g);
-  return ret;
+  json_set (rec, "level", json_new_string (level_names[level]));
+  json_set (rec, "msg", json_new_string (msg));
+  json_set (rec, "time", json_new_string (stamp));
+  line = json_generate_record (rec, &len);
+  return line ? entitle_write_all (fd, line, len) : -1;
 }
 
 /* time="..." level=error msg="...": logrus's text format, as runc writes

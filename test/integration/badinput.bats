@@ -171,6 +171,22 @@ bad_bundle() {
     '.level == "error" and (.msg | contains($msg)) and (.msg | contains("network.bogus")) and (.time | type == "string")'
 }
 
+@test "badinput: with --log-format json a message quoting bytes that are not UTF-8 is still a valid JSON record" {
+  # A bundle path is any bytes; the error quotes it.  logrus (runc's log)
+  # writes each ill-formed byte as \ufffd: so does entitle, and the engine
+  # that reads the log can parse the line.
+  bundle="$BATS_TEST_TMPDIR/x"$'\xff'
+  mkdir -p "$bundle/config.json"
+  log="$BATS_TEST_TMPDIR/log.json"
+  run_detached "$ENTITLE" --root "$ROOT" --log "$log" --log-format json create -b "$bundle" "$CTID"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"is not a regular file"* ]]
+  [ "$(wc -l <"$log")" -eq 1 ]
+  iconv -f UTF-8 -t UTF-8 "$log" >/dev/null
+  grep -qF 'x\ufffd/config.json' "$log"
+  jq -e '.level == "error" and (.msg | contains("is not a regular file"))' "$log"
+}
+
 @test "badinput: with --log in text format the error is appended to the log" {
   bad_bundle network.bogus
   log="$BATS_TEST_TMPDIR/log.txt"

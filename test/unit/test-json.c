@@ -770,6 +770,43 @@ test_json_generate_compact_bytes (void **state)
     }
 }
 
+/* A log record is never refused: each byte of ill-formed UTF-8 becomes
+   \ufffd, as Go's encoding/json writes it (logrus, in runc's logs); a
+   well-formed string is written as the compact form writes it.  */
+static void
+test_json_generate_record_replaces_bad_utf8 (void **state)
+{
+  static const struct
+  {
+    const char *in, *out;
+  } cases[] = {
+    { "\xff", "[\"\\ufffd\"]\n" },
+    { "a\xc3", "[\"a\\ufffd\"]\n" },
+    { "\xc0\xaf"
+      "b",
+      "[\"\\ufffd\\ufffdb\"]\n" },
+    { "\xed\xa0\x80", "[\"\\ufffd\\ufffd\\ufffd\"]\n" },
+    { "/x\n\xc3\xa9\"", "[\"/x\\n\xc3\xa9\\\"\"]\n" },
+  };
+
+  (void)state;
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    {
+      cleanup_json json_t *v = json_new (JSON_ARRAY), *back = NULL;
+      cleanup_free char *out = NULL;
+      entitle_error_t err = NULL;
+      size_t len = 0;
+
+      json_push (v, json_new_string (cases[i].in));
+      out = json_generate_record (v, &len);
+      assert_non_null (out);
+      if (strcmp (out, cases[i].out) != 0)
+        fail_msg ("record of case %zu: `%s`, expected `%s`", i, out, cases[i].out);
+      assert_int_equal (len, strlen (out));
+      assert_int_equal (json_parse (out, len, &back, &err), 0);
+    }
+}
+
 /* A string entitle made from bytes that are not UTF-8 (a path from the
    environment) is refused, never written into a config a runtime could
    not read.  */
@@ -862,6 +899,7 @@ main (void)
     cmocka_unit_test (test_json_parse_keeps_key_order),
     cmocka_unit_test (test_json_generate_compact_bytes),
     cmocka_unit_test (test_json_generate_compact_refuses_bad_utf8),
+    cmocka_unit_test (test_json_generate_record_replaces_bad_utf8),
     cmocka_unit_test (test_json_parse_refuses_duplicate_keys),
     cmocka_unit_test (test_json_parse_error_position),
     cmocka_unit_test (test_json_parse_refuses_ill_formed_utf8),

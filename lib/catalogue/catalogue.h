@@ -60,13 +60,14 @@ enum entitle_domain
 };
 
 struct entitle_policy;
-struct entitle_request_s;
+struct entitle_entry_s;
+union entitle_value_u;
 
-/** Put the value of @req into the cgroup programs' policy (the table of
+/** Put @v, a value of row @e, into the cgroup programs' policy (the table of
     bpf/progs/policy.h that its program reads); an error when the table is
     full.  */
-typedef int (*entitle_bpf_fill_fn) (struct entitle_policy *policy, const struct entitle_request_s *req,
-                                    entitle_error_t *err);
+typedef int (*entitle_bpf_fill_fn) (struct entitle_policy *policy, const struct entitle_entry_s *e,
+                                    const union entitle_value_u *v, entitle_error_t *err);
 
 /* One seccomp rule of a custom row (entitle.json(5)) that the plain
    lists cannot say: argument conditions (ANDed, on distinct argument

@@ -126,7 +126,7 @@ entitle_bpf_plan (struct entitle_bpf_plan_s *plan, const struct entitle_set_s *s
       plan->custom |= entitle_bpf_custom_points (r->entry);
       for (size_t k = 0; k < r->entry->n_progs; k++)
         plan->checmate |= r->entry->progs[k].point == ENTITLE_POINT_CHECMATE;
-      ret = r->entry->fill && r->value ? r->entry->fill (&plan->policy, r, err) : 0;
+      ret = r->entry->fill && r->value ? r->entry->fill (&plan->policy, r->entry, &r->v, err) : 0;
       if (UNLIKELY (ret < 0))
         return ret;
     }

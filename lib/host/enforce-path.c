@@ -35,6 +35,9 @@ layers (const struct entitle_entry_s *e, const struct entitle_probe_s *p, struct
       snprintf (q->reason, sizeof (q->reason), "%s",
                 q->taken ? "global hooks, by the task's cgroup; installed by entitle-hook" : lacks);
     }
+  /* The eBPF seccomp layer denies (lib/compile/layers.c): a row that only
+     allows, or judges by argument (a custom row's rules), gives it
+     nothing to do; the classic filter below holds those.  */
   if (e->sys_deny || (entitle_fx_mechs (e->fx) & M (SECCOMP)))
     {
       const char *lacks = entitle_probe_seed_lacks (p, ENTITLE_POINT_SECCOMP);
@@ -79,7 +82,7 @@ entitle_paths (const struct entitle_entry_s *e, const struct entitle_probe_s *p,
       entitle_attach_names (e->attach, q->detail, sizeof (q->detail));
       snprintf (q->reason, sizeof (q->reason), "%s", q->taken ? "programs on the container's cgroup" : missing);
     }
-  if (e->sys_deny || e->sys_allow || (entitle_fx_mechs (e->fx) & M (SECCOMP)))
+  if (e->sys_deny || e->sys_allow || e->n_sys_rules || (entitle_fx_mechs (e->fx) & M (SECCOMP)))
     {
       q = add (out, &n, ENTITLE_PATH_SECCOMP, false, p->seccomp);
       snprintf (q->reason, sizeof (q->reason), "%s",

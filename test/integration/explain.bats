@@ -382,6 +382,25 @@ EOF
   jq -e '.[2].paths | [.[].path] == ["Landlock"]' "$BATS_TEST_TMPDIR/explain.json"
 }
 
+@test "explain: a custom entitlement of argument rules only takes the seccomp path, as its enforcement says" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"entitlements\": {\"example.com.close999\": {
+    \"summary\": \"close(999) fails with EPERM\",
+    \"seccomp\": [{\"names\": [\"close\"], \"action\": \"errno\", \"errno\": \"EPERM\",
+                   \"args\": [{\"index\": 0, \"op\": \"eq\", \"value\": 999}]}]}}}"
+  seccomp=$("$ENTITLE" probe --json | jq -r .seccomp)
+  run --separate-stderr "$ENTITLE" explain example.com.close999
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"    seccomp: enforced by seccomp (linux.seccomp, loaded by the runtime)"* ]]
+  if [ "$seccomp" = true ]; then
+    [ "$(printf '%s\n' "$output" | sed -n 's/^  paths on this host: //p')" = seccomp ]
+  fi
+  # Only the classic filter: the eBPF seccomp layer judges no argument.
+  run --separate-stderr "$ENTITLE" explain --json example.com.close999
+  jq -e --argjson s "$seccomp" '.[0].paths == [{"path": "seccomp", "detail": null, "layer": false, "taken": $s,
+      "reason": (if $s then "linux.seccomp, loaded by the runtime" else "this kernel has no seccomp filters" end)}]' \
+    <<<"$output"
+}
+
 @test "explain: without a host probe, the paths say so" {
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
   run --separate-stderr env -u ENTITLE_HOOK "$ENTITLE" explain network.none

@@ -85,6 +85,40 @@ made_records() {
   expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM" "sendto 10.200.0.2 80: EPERM"
 }
 
+# console_create RUNTIME: create with a terminal and --console-socket, as
+# containerd's shim and conmon do, then start; $output: what the container
+# wrote to its terminal, as the socket's receiver read it.
+console_create() {
+  local sock="$BATS_TEST_TMPDIR/console-$1.sock" recv
+  command -v python3 >/dev/null || skip "needs python3 (the console socket's receiver)"
+  rm -f "$sock" "$sock.ready"
+  python3 "$BATS_TEST_DIRNAME/helper/console-recv.py" "$sock" >"$sock.out" 2>"$sock.err" &
+  recv=$!
+  for _ in $(seq 100); do [ -e "$sock.ready" ] && break; sleep 0.1; done
+  "$1" create --console-socket "$sock" --pid-file "$BATS_TEST_TMPDIR/pid" -b "$BUNDLE" "$CTID" </dev/null
+  "$1" start "$CTID"
+  wait "$recv"
+  wait_status "$1" "$CTID" stopped
+  "$1" delete "$CTID"
+  output=$(<"$sock.out")
+}
+
+@test "create with --console-socket: the engine gets the container's terminal, as from runc alone, with the policy attached" {
+  net_bundle "$BUNDLE" "connect 10.200.0.2 80"
+  edit_config "$BUNDLE" '.process.terminal = true | .process.args[2] = "tty; " + .process.args[2]'
+  cp "$BUNDLE/config.json" "$BATS_TEST_TMPDIR/config.orig"
+  console_create rnc
+  want=$output
+  [[ "$want" == "/dev/pts/0"$'\n'* ]]
+  [[ "$want" == *"connect 10.200.0.2 80: "* ]]
+  [[ "$want" != *"connect 10.200.0.2 80: EPERM"* ]]
+  cp "$BATS_TEST_TMPDIR/config.orig" "$BUNDLE/config.json"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  console_create ent
+  # The same terminal and lines, but the connect the entitlement forbids.
+  [ "$output" = "${want%connect 10.200.0.2 80: *}connect 10.200.0.2 80: EPERM" ]
+}
+
 @test "create the runtime refuses: the runtime's own line and status, nothing of entitle's, the running container untouched" {
   net_bundle "$BUNDLE" "sleep 600"
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80

@@ -248,9 +248,9 @@ on_bool (void *ctx, int b)
    only the shape of each sequence: it lets overlong forms, surrogates and
    code points past U+10FFFF through, which the runtime would read as
    something else (Go replaces them with U+FFFD).  The parser and the
-   compact writer both check with this.  */
-static size_t
-utf8_len (const unsigned char *s, size_t i, size_t len)
+   compact writer both check with this, and the text log's quoting.  */
+size_t
+entitle_utf8_len (const unsigned char *s, size_t i, size_t len)
 {
   unsigned char c = s[i];
   size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3
@@ -277,7 +277,7 @@ utf8_valid (const unsigned char *s, size_t len)
 
   while (i < len)
     {
-      u = s[i] < 0x80 ? 1 : utf8_len (s, i, len);
+      u = s[i] < 0x80 ? 1 : entitle_utf8_len (s, i, len);
       if (u == 0)
         return false;
       i += u;
@@ -532,7 +532,7 @@ put_string (struct outbuf *o, const char *text, size_t len, bool lossy)
         }
       if (c >= 0x80)
         {
-          size_t u = utf8_len (s, i, len);
+          size_t u = entitle_utf8_len (s, i, len);
           if (u == 0 && !lossy)
             return false;
           if (u == 0)

@@ -85,6 +85,11 @@ int json_generate (const json_t *v, char **out, size_t *len, entitle_error_t *er
 int json_generate_compact (const json_t *v, char **out, size_t *len, entitle_error_t *err);
 
 /** Free @v and everything below it; NULL is fine. */
+/* The length of the well-formed UTF-8 sequence of more than one byte at
+   @s[@i], or 0 (RFC 3629: no overlong forms, surrogates, or code points
+   past U+10FFFF).  */
+size_t entitle_utf8_len (const unsigned char *s, size_t i, size_t len);
+
 /* The compact form, ill-formed UTF-8 written as \ufffd: for log records,
    which must not be lost.  NULL only for a value that is not JSON.  */
 char *json_generate_record (const json_t *v, size_t *len);

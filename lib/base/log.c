@@ -38,25 +38,47 @@ write_json_line (int fd, enum entitle_log_level level, const char *msg)
   return line ? entitle_write_all (fd, line, len) : -1;
 }
 
+/* @c as Go's strconv.Quote writes a byte it escapes into @out: \a \b
+   \f \n \r \t \v \" \\ by name, any other as \xNN.  */
+static size_t
+quote_byte (unsigned char c, char *out)
+{
+  static const char named[] = "\a\b\f\n\r\t\v\"\\", names[] = "abfnrtv\"\\";
+  const char *k = c ? strchr (named, c) : NULL;
+
+  if (k)
+    return (size_t)snprintf (out, 4, "\\%c", names[k - named]);
+  return (size_t)snprintf (out, 5, "\\x%02x", c);
+}
+
 /* time="..." level=error msg="...": logrus's text format, as runc writes
-   it, with the message quoted as logrus quotes it (Go's %q: a quote or a
-   backslash in it is escaped), so that a parser reads the whole line.  */
+   it, with the message quoted as logrus quotes it (Go's %q: quotes,
+   backslashes, control bytes and bytes of ill-formed UTF-8 escaped), so
+   that a parser reads the whole line.  */
 static int
 write_text_line (int fd, enum entitle_log_level level, const char *msg)
 {
+  const unsigned char *m = (const unsigned char *)msg;
   char line[8192 + 64], stamp[64];
+  size_t n, i = 0, len = strlen (msg);
   time_t now = time (NULL);
   struct tm tm;
-  size_t n;
 
   gmtime_r (&now, &tm);
   strftime (stamp, sizeof (stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
   n = (size_t)snprintf (line, sizeof (line), "time=\"%s\" level=%s msg=\"", stamp, level_names[level]);
-  for (; *msg && n < sizeof (line) - 4; msg++)
+  while (i < len && n < sizeof (line) - 8)
     {
-      if (*msg == '"' || *msg == '\\')
-        line[n++] = '\\';
-      line[n++] = *msg;
+      size_t u = m[i] < 0x80 ? 1 : entitle_utf8_len (m, i, len);
+
+      if (u > 1 || (u == 1 && m[i] >= 0x20 && m[i] != 0x7f && m[i] != '"' && m[i] != '\\'))
+        {
+          memcpy (line + n, msg + i, u);
+          n += u;
+          i += u;
+          continue;
+        }
+      n += quote_byte (m[i++], line + n);
     }
   line[n++] = '"';
   line[n++] = '\n';

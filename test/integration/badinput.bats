@@ -171,7 +171,7 @@ bad_bundle() {
     '.level == "error" and (.msg | contains($msg)) and (.msg | contains("network.bogus")) and (.time | type == "string")'
 }
 
-@test "badinput: with --log-format json a message quoting bytes that are not UTF-8 is still a valid JSON record" {
+@test "badinput: a log message quoting bytes that are not UTF-8 is still a valid record, JSON or text" {
   # A bundle path is any bytes; the error quotes it.  logrus (runc's log)
   # writes each ill-formed byte as \ufffd: so does entitle, and the engine
   # that reads the log can parse the line.
@@ -185,6 +185,12 @@ bad_bundle() {
   iconv -f UTF-8 -t UTF-8 "$log" >/dev/null
   grep -qF 'x\ufffd/config.json' "$log"
   jq -e '.level == "error" and (.msg | contains("is not a regular file"))' "$log"
+  # In the text format the byte is escaped as Go's %q escapes it.
+  log="$BATS_TEST_TMPDIR/log.txt"
+  run_detached "$ENTITLE" --root "$ROOT" --log "$log" --log-format text create -b "$bundle" "$CTID"
+  [ "$status" -ne 0 ]
+  iconv -f UTF-8 -t UTF-8 "$log" >/dev/null
+  grep -qF 'x\xff/config.json` is not a regular file"' "$log"
 }
 
 @test "badinput: with --log in text format the error is appended to the log" {

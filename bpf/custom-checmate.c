@@ -3,8 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 #include <bpf/bpf.h>
 #include "checmate.h"
 #include "custom-checmate.h"
+#include "elf-prog.h"
 #include "entitle-data.h"
 #include "hash.h"
 #include "seed-attach.h"
@@ -25,14 +24,14 @@
    container by the current task's cgroup id in its `entitle_data` map
    (entitle-data.h's hash), which entitle-hook fills at each create.
    libbpf knows no Checmate program type, so the program's instructions and
-   its references to that map are read from the ELF object here and loaded
-   through the kernel table (lib/kernel/seed-load.h), which the tests' fake
-   kernel can stand in for.  Program and map are pinned under
+   its references to that map are read from the ELF object by the one ELF
+   reader (bpf/elf-prog.h; the rule that the map be entitle_data is this
+   file's) and loaded through the kernel table (lib/kernel/seed-load.h),
+   which the tests' fake kernel can stand in for.  Program and map are pinned under
    ENTITLE_CHECMATE_DIR by a hash of the instructions: a second container
    finds them, and a changed object is loaded anew.  */
 
-#define R_BPF_64_64 1
-#define DATA_MAP    "entitle_data"
+#define DATA_MAP "entitle_data"
 
 struct elf_prog_s
 {
@@ -49,106 +48,45 @@ elf_prog_free (struct elf_prog_s *p)
   free (p->relocs);
 }
 
-static void
-cleanup_elfp (Elf **e)
-{
-  if (*e)
-    elf_end (*e);
-}
-
-/* The symbol @name of type STT_FUNC in @syms, or false.  */
-static bool
-find_func (Elf *elf, Elf_Data *syms, size_t strndx, const char *name, GElf_Sym *out)
-{
-  for (int i = 0; gelf_getsym (syms, i, out) != NULL; i++)
-    if (GELF_ST_TYPE (out->st_info) == STT_FUNC && strcmp (elf_strptr (elf, strndx, out->st_name), name) == 0)
-      return true;
-  return false;
-}
-
-/* The relocations of section @sec that fall in @fn, each to the map
-   entitle_data; any other is refused.  */
+/* The relocations of @in, each to the map entitle_data; any other is
+   refused.  */
 static int
-read_relocs (Elf *elf, size_t sec, Elf_Data *syms, size_t strndx, const GElf_Sym *fn, const char *object,
-             struct elf_prog_s *p, entitle_error_t *err)
+take_relocs (const struct entitle_elf_prog_s *in, const char *object, struct elf_prog_s *p, entitle_error_t *err)
 {
-  Elf_Scn *scn = NULL;
-
-  while ((scn = elf_nextscn (elf, scn)) != NULL)
+  p->relocs = xcalloc (in->n_relocs + 1, sizeof (*p->relocs));
+  for (size_t i = 0; i < in->n_relocs; i++)
     {
-      GElf_Shdr sh;
-      Elf_Data *d;
-      GElf_Rel rel;
+      const struct entitle_elf_reloc_s *r = &in->relocs[i];
 
-      if (gelf_getshdr (scn, &sh) == NULL || sh.sh_type != SHT_REL || sh.sh_info != sec
-          || (d = elf_getdata (scn, NULL)) == NULL)
-        continue;
-      for (int i = 0; gelf_getrel (d, i, &rel) != NULL; i++)
-        {
-          GElf_Sym sym;
-          const char *name;
-
-          if (rel.r_offset < fn->st_value || rel.r_offset >= fn->st_value + fn->st_size)
-            continue;
-          if (gelf_getsym (syms, (int)GELF_R_SYM (rel.r_info), &sym) == NULL)
-            return entitle_make_error (err, EINVAL, "BPF object `%s`: a relocation names no symbol", object);
-          name = elf_strptr (elf, strndx, sym.st_name);
-          if (GELF_R_TYPE (rel.r_info) != R_BPF_64_64 || name == NULL || strcmp (name, DATA_MAP) != 0)
-            return entitle_make_error (err, EINVAL,
-                                       "BPF object `%s`: a program at a Checmate hook may name the map `" DATA_MAP
-                                       "` only, not `%s`",
-                                       object, name ? name : "?");
-          p->relocs = xrealloc (p->relocs, (p->n_relocs + 1) * sizeof (*p->relocs));
-          p->relocs[p->n_relocs++]
-              = (struct entitle_seed_reloc){ .insn = (unsigned)((rel.r_offset - fn->st_value) / sizeof (struct bpf_insn)),
-                                             .map = DATA_MAP };
-        }
+      if (r->type != ENTITLE_R_BPF_64_64 || r->sym == NULL || strcmp (r->sym, DATA_MAP) != 0)
+        return entitle_make_error (err, EINVAL,
+                                   "BPF object `%s`: a program at a Checmate hook may name the map `" DATA_MAP
+                                   "` only, not `%s`",
+                                   object, r->sym ? r->sym : "?");
+      p->relocs[p->n_relocs++] = (struct entitle_seed_reloc){ .insn = (unsigned)r->insn, .map = DATA_MAP };
     }
   return 0;
 }
 
 /* The instructions of program @prog (a function of section @section) in
-   the ELF object @object, and its map references.  */
+   the ELF object @object (bpf/elf-prog.h), and its map references.  */
 static int
 read_prog (const char *object, const char *section, const char *prog, struct elf_prog_s *p, entitle_error_t *err)
 {
-  cleanup_close int fd = open (object, O_RDONLY | O_CLOEXEC);
-  __attribute__ ((cleanup (cleanup_elfp))) Elf *elf = NULL;
-  size_t shstrndx, strndx = 0, sec = 0;
-  Elf_Data *syms = NULL, *text = NULL;
-  Elf_Scn *scn = NULL;
-  GElf_Sym fn;
+  struct entitle_elf_s e;
+  struct entitle_elf_prog_s in;
+  int ret = entitle_elf_open (&e, object, err);
 
-  if (fd < 0)
-    return entitle_make_sys_error (err, "BPF object `%s`", object);
-  elf_version (EV_CURRENT);
-  elf = elf_begin (fd, ELF_C_READ, NULL);
-  if (elf == NULL || elf_getshdrstrndx (elf, &shstrndx) < 0)
-    return entitle_make_error (err, EINVAL, "BPF object `%s`: not an ELF file", object);
-  while ((scn = elf_nextscn (elf, scn)) != NULL)
-    {
-      GElf_Shdr sh;
-      if (gelf_getshdr (scn, &sh) == NULL)
-        continue;
-      if (sh.sh_type == SHT_SYMTAB)
-        {
-          syms = elf_getdata (scn, NULL);
-          strndx = sh.sh_link;
-        }
-      else if (sh.sh_type == SHT_PROGBITS && strcmp (elf_strptr (elf, shstrndx, sh.sh_name), section) == 0)
-        {
-          text = elf_getdata (scn, NULL);
-          sec = elf_ndxscn (scn);
-        }
-    }
-  if (syms == NULL || text == NULL || !find_func (elf, syms, strndx, prog, &fn) || fn.st_shndx != sec
-      || fn.st_value + fn.st_size > text->d_size || fn.st_size % sizeof (struct bpf_insn))
-    return entitle_make_error (err, ENOENT, "BPF object `%s` has no program `%s` in section `%s`", object, prog,
-                               section);
-  p->n = fn.st_size / sizeof (struct bpf_insn);
-  p->insns = xmalloc (fn.st_size + 1);
-  memcpy (p->insns, (const char *)text->d_buf + fn.st_value, fn.st_size);
-  return read_relocs (elf, sec, syms, strndx, &fn, object, p, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  ret = entitle_elf_prog_read (&e, section, prog, &in, err);
+  if (ret == 0)
+    ret = take_relocs (&in, object, p, err);
+  p->insns = in.insns;
+  p->n = in.n;
+  free (in.relocs);
+  entitle_elf_close (&e);
+  return ret;
 }
 
 static unsigned long long

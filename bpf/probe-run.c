@@ -22,7 +22,8 @@
 #endif
 #include "cgroup.h"
 #include "probe-run.h"
-#include "seed-kernel.h"
+#include "checmate-prctl.h"
+#include "seccomp-ebpf.h"
 #include "utils.h"
 
 /* Every answer comes from asking the kernel to do the thing (DESIGN §4):

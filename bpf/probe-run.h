@@ -12,7 +12,8 @@
    and runs in entitle-hook only (`entitle-hook probe --json`).  */
 
 /* The seed patch sets, which mainline lacks, are asked through the
-   kernel table of lib/kernel/seed-kernel.h.  */
+   kernel table of lib/kernel/seed-kernel.h, each by its feature's probe
+   (lib/kernel/checmate-prctl.h, lib/kernel/seccomp-ebpf.h).  */
 
 #ifdef ENTITLE_HAVE_BPF
 #include <bpf/libbpf.h>

@@ -10,7 +10,8 @@
 /* entitle-init, the in-container helper (entitle-init(8)): libc only, it
    runs inside the container, so it links nothing of entitle's but the
    seed kernel table (lib/kernel/seed-kernel.c, libc only too), through
-   which the tests give it a fake kernel with eBPF seccomp.  */
+   which the tests give it a fake kernel with eBPF seccomp; the filter's
+   install (lib/kernel/seccomp-ebpf.h) is inline for it.  */
 
 /* Exit statuses, as a shell's: the command could not be found or a rule
    could not be applied (nothing ran), or it was found but not run.  */

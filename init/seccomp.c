@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "init.h"
+#include "seccomp-ebpf.h"
 
 /* The eBPF seccomp layer (entitle-init(8), DESIGN §4): the filter entitle
    loaded at create or exec, which the runtime passed in at the fd

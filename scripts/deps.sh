@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install what entitle needs to build and to test, from Debian 12's packages.
-# libelf-dev: bpf/gen-insns reads the seed programs' object (libbpf needs it too);
+# libelf-dev: bpf/elf-prog.c reads BPF objects for gen-insns and custom Checmate programs (libbpf needs it too);
 # libclang-rt-dev: libFuzzer and clang's sanitizer runtimes (make fuzz);
 # gcc's libasan and libubsan come with build-essential (--enable-sanitizers);
 # valgrind: make valgrind; groff-base: the man page check (cli.bats); the

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "catalogue.h"
 #include "layers.h"
-#include "seed-kernel.h"
+#include "seccomp-ebpf.h"
 #include "utils.h"
 
 /* The seccomp effects the filter judges by argument, and its flag.  */

@@ -5,6 +5,15 @@
 #include "attach.h"
 #include "checmate-prctl.h"
 
+bool
+entitle_seed_checmate (const struct entitle_kernel_s *k)
+{
+  /* Checmate answers EBADF for a bad program fd (EPERM without
+     CAP_SYS_ADMIN); mainline knows no PR_CHECMATE and answers EINVAL.
+     Hook 6 is socket_connect, one the seed runs.  */
+  return k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 6, (unsigned long)-1, 0) < 0 && errno != EINVAL;
+}
+
 static const char *
 op_name (int op)
 {

@@ -6,8 +6,20 @@
 #include "error.h"
 #include "seed-kernel.h"
 
-/* Checmate's three operations (seed 004), prctl(PR_CHECMATE, OP, HOOK,
-   FD), through the kernel table @k, with the seed's answers in words.  */
+/* The Checmate feature's calls to the kernel (DESIGN §4, seeds 002-006):
+   whether the kernel has it, and its three operations (seed 004),
+   prctl(PR_CHECMATE, OP, HOOK, FD), through the kernel table @k, with the
+   seed's answers in words.  The Checmate layer's loader, which loads and
+   pins entitle's programs and installs them through these, is
+   bpf/checmate.c; an admin's program at a hook is bpf/custom-checmate.c.  */
+
+/**
+ * Does the kernel @k have Checmate?  One prctl, whose errno tells a
+ * patched kernel from mainline (which knows no PR_CHECMATE: EINVAL);
+ * cheap enough to ask at create, where a set has a part the layer would
+ * hold.
+ */
+bool entitle_seed_checmate (const struct entitle_kernel_s *k);
 
 /**
  * Run @op (CHECMATE_INSTALL_HOOK with the program @fd, CHECMATE_DENY_RESET

@@ -2,20 +2,54 @@
 #ifndef ENTITLE_SECCOMP_EBPF_H
 #define ENTITLE_SECCOMP_EBPF_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include "error.h"
 #include "policy.h"
 #include "seed-kernel.h"
 
-/* The eBPF seccomp layer (DESIGN §4, seed 001): the filter of one
-   container process, its decisions in its own map (struct
-   entitle_seccomp_policy), loaded by create or exec and installed by the
+/* The eBPF seccomp feature (DESIGN §4, seed 001), all of it: whether
+   the kernel has it; the filter of one container process, its decisions
+   in its own map (struct entitle_seccomp_policy), loaded by create or
+   exec (through the raw loader, seed-load.h) and installed by the
    in-container helper; and reading a filter back from a running process
    (the seed's second sample), for `entitle inspect`.  Every call to the
    patch set goes through @k.  */
+
+/* The feature's two one-prctl calls are inline: the in-container helper
+   (static, libc only) and entitle-hook (no libseccomp) call them without
+   linking the rest of the feature, whose loader carries the seed programs
+   and whose text form names system calls with libseccomp.  */
+
+/**
+ * Does the kernel @k have eBPF seccomp?  One prctl, whose errno tells a
+ * patched kernel from mainline (which rejects the mode: EINVAL); cheap
+ * enough to ask at create.
+ */
+static inline bool
+entitle_seed_seccomp_extended (const struct entitle_kernel_s *k)
+{
+  int fd = -1;
+  /* Mainline rejects the mode with EINVAL; the patch set would look at
+     the (bad) program fd.  */
+  return k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 && errno != EINVAL;
+}
+
+/**
+ * Install the eBPF seccomp filter @fd (a BPF_PROG_TYPE_SECCOMP program)
+ * on the calling task, and so on its children:
+ * prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, &fd).  -1 with
+ * errno on failure.
+ */
+static inline int
+entitle_seed_seccomp_install (const struct entitle_kernel_s *k, int fd)
+{
+  return k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 ? -1 : 0;
+}
 
 /**
  * Load the filter of @policy: its map, made and filled, and the program

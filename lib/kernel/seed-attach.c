@@ -4,6 +4,7 @@
 #include <string.h>
 #include "attach.h"
 #include "checmate-prctl.h"
+#include "seccomp-ebpf.h"
 #include "seed-attach.h"
 
 #define CHECMATE_PREFIX "checmate/"

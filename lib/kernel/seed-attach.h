@@ -10,7 +10,9 @@
    (bpf/checmate.c, full/seccomp.c and init/seccomp.c take these paths)
    and an admin's, whose custom entitlement names `checmate/HOOK` (a hook
    of the seed's enum checmate_hook, lib/catalogue/attach.c) or `seccomp`
-   (DESIGN §4).  To put a program there:
+   (DESIGN §4).  This file only names the points and sends each to its
+   feature: Checmate's calls are checmate-prctl.h's, eBPF seccomp's
+   seccomp-ebpf.h's.  To put a program there:
 
    1. parse the point (entitle_seed_point_parse) and load the program as
       its type (entitle_seed_point_type, the numbers configure was given):

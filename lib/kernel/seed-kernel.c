@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
-#include <errno.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -29,27 +28,3 @@ const struct entitle_kernel_s entitle_kernel = {
   .bpf = real_bpf,
   .ptrace = real_ptrace,
 };
-
-bool
-entitle_seed_seccomp_extended (const struct entitle_kernel_s *k)
-{
-  int fd = -1;
-  /* Mainline rejects the mode with EINVAL; the patch set would look at
-     the (bad) program fd.  */
-  return k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 && errno != EINVAL;
-}
-
-int
-entitle_seed_seccomp_install (const struct entitle_kernel_s *k, int fd)
-{
-  return k->prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, (unsigned long)&fd, 0, 0) < 0 ? -1 : 0;
-}
-
-bool
-entitle_seed_checmate (const struct entitle_kernel_s *k)
-{
-  /* Checmate answers EBADF for a bad program fd (EPERM without
-     CAP_SYS_ADMIN); mainline knows no PR_CHECMATE and answers EINVAL.
-     Hook 6 is socket_connect, one the seed runs.  */
-  return k->prctl (PR_CHECMATE, CHECMATE_INSTALL_HOOK, 6, (unsigned long)-1, 0) < 0 && errno != EINVAL;
-}

@@ -12,7 +12,10 @@
    in its place (their names say `fake_kernel`): mainline answers each of
    these calls with EINVAL, so no code path behind them could run here
    otherwise.  Libc only: entitle-full, entitle-hook and the in-container
-   helper all call through it.
+   helper all call through it.  Each feature's calls are its own file's:
+   Checmate's probe and prctl in checmate-prctl.h, eBPF seccomp's probe,
+   install, load and read-back in seccomp-ebpf.h; the raw loader both
+   features' programs go through is seed-load.h.
 
    Functions take the table as an argument rather than reading a global:
    production passes &entitle_kernel, a test its own.  */
@@ -51,17 +54,5 @@ extern const struct entitle_kernel_s entitle_kernel;
    configure takes them as --with-seed-prog-types=CHECMATE,SECCOMP.  */
 #define ENTITLE_BPF_PROG_TYPE_CHECMATE ENTITLE_SEED_PROG_TYPE_CHECMATE
 #define ENTITLE_BPF_PROG_TYPE_SECCOMP  ENTITLE_SEED_PROG_TYPE_SECCOMP
-
-/* Is the patch set in the kernel @k?  One prctl each, whose errno tells a
-   patched kernel from mainline (which knows neither call: EINVAL); cheap
-   enough to ask at create, where a set has a part the layer would hold.  */
-bool entitle_seed_checmate (const struct entitle_kernel_s *k);
-bool entitle_seed_seccomp_extended (const struct entitle_kernel_s *k);
-
-/* Install the eBPF seccomp filter @fd (a BPF_PROG_TYPE_SECCOMP program)
-   on the calling task, and so on its children:
-   prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER_EXTENDED, &fd).  -1 with
-   errno on failure.  Libc only, for the in-container helper.  */
-int entitle_seed_seccomp_install (const struct entitle_kernel_s *k, int fd);
 
 #endif

@@ -3,6 +3,8 @@
 #define ENTITLE_FAKE_KERNEL_H
 
 #include <stdbool.h>
+#include "checmate-prctl.h"
+#include "seccomp-ebpf.h"
 #include "seed-kernel.h"
 
 /* A FAKE kernel interface for the seed patch sets mainline never merged

@@ -125,56 +125,31 @@ dropin_head (const char *main_path, const char *mark, const char *version, const
   return text;
 }
 
-/* List @dropin in @doc's imports as @mark says.  */
+/* List @dropin in @doc's imports, and say how in @mark: the key made
+   (in the `file` entitle made, or on a `key` line of its own), an `item`
+   added to the array there; listed already, what the drop-in recorded,
+   else `none`.  */
 static int
-add_import (entitle_toml_t *doc, const char *mark, bool listed, const char *dropin, entitle_error_t *err)
+add_import (entitle_toml_t *doc, const struct configure_file *main, const struct configure_file *dropin,
+            const char **mark, entitle_error_t *err)
 {
-  cleanup_free char *quoted = entitle_toml_string (dropin), *array = NULL;
-
-  if (listed)
-    return 0;
-  if (strcmp (mark, "item") == 0)
-    return entitle_toml_array_add (doc, root, "imports", dropin, err);
-  if (strcmp (mark, "none") == 0)
-    return 0;
-  xasprintf (&array, "[%s]", quoted);
-  return entitle_toml_prepend_key (doc, "imports", array, err);
-}
-
-/* How to list @dropin: what the drop-in recorded when @doc still lists
-   it; else from what @doc has.  */
-static int
-choose_mark (entitle_toml_t *doc, const struct configure_file *main, const struct configure_file *dropin,
-             const char **mark, bool *listed, entitle_error_t *err)
-{
-  cleanup_free char *raw = NULL;
-  cleanup_toml entitle_toml_t *probe = NULL;
-  size_t before_len, after_len;
-  cleanup_free char *before = NULL, *after = NULL;
+  cleanup_free char *raw = NULL, *quoted = NULL, *array = NULL;
   int ret = entitle_toml_get (doc, root, "imports", &raw, err);
 
-  if (UNLIKELY (ret < 0))
-    return ret;
-  *listed = false;
-  if (ret == 0)
+  if (ret > 0)
     {
-      *mark = main->existed ? "key" : "file";
-      return 0;
+      ret = entitle_toml_array_add (doc, root, "imports", dropin->path, err);
+      *mark = ret > 0 ? "item" : recorded (dropin);
+      if (*mark == NULL)
+        *mark = "none";
+      return ret < 0 ? ret : 0;
     }
-  /* Listed or not: an add to a copy changes it or not.  */
-  before = entitle_toml_text (doc, &before_len);
-  ret = entitle_toml_parse (main->path, before, before_len, &probe, err);
-  if (ret == 0)
-    ret = entitle_toml_array_add (probe, root, "imports", dropin->path, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  after = entitle_toml_text (probe, &after_len);
-  *listed = after_len == before_len;
-  if (!*listed)
-    *mark = "item";
-  else
-    *mark = recorded (dropin) ? recorded (dropin) : "none";
-  return 0;
+  *mark = main->existed ? "key" : "file";
+  quoted = entitle_toml_string (dropin->path);
+  xasprintf (&array, "[%s]", quoted);
+  return entitle_toml_prepend_key (doc, "imports", array, err);
 }
 
 int
@@ -186,7 +161,7 @@ configure_containerd_dropin (const struct entitle_engine_s *engine, struct confi
   cleanup_free char *version = NULL, *copy = NULL, *head = NULL;
   const char *mark = NULL;
   size_t copy_len, head_len;
-  bool bare = false, listed = false;
+  bool bare = false;
   int ret;
 
   if (dropin->path[0] != '/')
@@ -209,9 +184,7 @@ configure_containerd_dropin (const struct entitle_engine_s *engine, struct confi
       ret = copy ? 0 : -1;
     }
   if (ret == 0)
-    ret = choose_mark (doc, main, dropin, &mark, &listed, err);
-  if (ret == 0)
-    ret = add_import (doc, mark, listed, dropin->path, err);
+    ret = add_import (doc, main, dropin, &mark, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "configure");
   main->after = entitle_toml_text (doc, &main->alen);

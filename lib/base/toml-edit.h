@@ -84,8 +84,9 @@ int entitle_toml_set (entitle_toml_t *doc, const char *const *table, const char 
 
 /**
  * Make the array of strings @key of @table hold @s: appended after its
- * last item when missing, the array made when there is none.  A value
- * that is not an array of strings is an error.
+ * last item when missing, the array made when there is none.  Returns 1,
+ * or 0 when @s is there already; a value that is not an array of strings
+ * is an error.
  */
 int entitle_toml_array_add (entitle_toml_t *doc, const char *const *table, const char *key, const char *s,
                             entitle_error_t *err);

@@ -81,6 +81,8 @@ containerd_runtime (entitle_toml_t *doc, const char *plugin, const char *default
   ret = entitle_toml_set (doc, table, "runtime_type", "\"" RUNC_SHIM "\"", err);
   if (ret == 0)
     ret = entitle_toml_array_add (doc, table, "pod_annotations", POD_ANNOTATIONS, err);
+  if (ret > 0)
+    ret = 0;
   if (ret == 0 && fresh && strcmp (default_runtime, r->name) != 0)
     ret = entitle_toml_copy_keys (doc, from, options, skip, err);
   if (ret == 0)

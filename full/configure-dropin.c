@@ -24,12 +24,6 @@
 
 static const char *const root[] = { NULL };
 
-static const char *
-cri_plugin (const char *version)
-{
-  return strcmp (version, "3") == 0 ? "io.containerd.cri.v1.runtime" : "io.containerd.grpc.v1.cri";
-}
-
 /* What the drop-in records, or NULL.  */
 static const char *
 recorded (const struct configure_file *dropin)
@@ -45,23 +39,15 @@ recorded (const struct configure_file *dropin)
   return NULL;
 }
 
-/* The main config's version ("2" for a file without keys), as containerd
-   reads it; a version 1 config is refused, as an edit in place does.  */
+/* The main config's version, which the edit of it has checked: 2 or 3,
+   and 2 for a file without keys (containerd reads its drop-ins' then).  */
 static int
-main_version (entitle_toml_t *doc, bool bare, const char *path, char **version, entitle_error_t *err)
+main_version (entitle_toml_t *doc, bool bare, char **version, entitle_error_t *err)
 {
-  int ret = entitle_toml_get (doc, root, "version", version, err);
+  int ret = bare ? 0 : entitle_toml_get (doc, root, "version", version, err);
 
-  if (ret == 0 && !bare)
-    return entitle_make_error (err, EINVAL,
-                               "`%s` has no `version`: entitle configure edits containerd configs of version 2 "
-                               "and 3 (add `version = 2` to a version 1 config, and check it)",
-                               path);
   if (ret == 0)
     *version = xstrdup ("2");
-  if (ret >= 0 && strcmp (*version, "2") != 0 && strcmp (*version, "3") != 0)
-    return entitle_make_error (err, EINVAL, "`%s`: containerd config version %s, where entitle configure knows 2 and 3",
-                               path, *version);
   return ret < 0 ? ret : 0;
 }
 
@@ -71,7 +57,7 @@ main_version (entitle_toml_t *doc, bool bare, const char *path, char **version, 
 static int
 keep_runc (const char *dropin, char **text, size_t *len, const char *version, entitle_error_t *err)
 {
-  const char *plugin = cri_plugin (version);
+  const char *plugin = entitle_engine_cri_plugin (version);
   const char *cri[] = { "plugins", plugin, "containerd", NULL };
   const char *runc[] = { "plugins", plugin, "containerd", "runtimes", "runc", NULL };
   cleanup_toml entitle_toml_t *doc = NULL;
@@ -176,10 +162,10 @@ configure_containerd_dropin (const struct entitle_engine_s *engine, struct confi
   if (ret == 0)
     ret = entitle_toml_parse (main->path, main->before, main->blen, &doc, err);
   if (ret == 0)
-    ret = main_version (doc, bare, main->path, &version, err);
+    ret = main_version (doc, bare, &version, err);
   if (ret == 0)
     {
-      const char *cri[] = { "plugins", cri_plugin (version), NULL };
+      const char *cri[] = { "plugins", entitle_engine_cri_plugin (version), NULL };
       copy = entitle_toml_tree_text (doc, cri, &copy_len, err);
       ret = copy ? 0 : -1;
     }

@@ -24,12 +24,6 @@
 
 static const char *const root[] = { NULL };
 
-static const char *
-cri_plugin (const char *version)
-{
-  return strcmp (version, "3") == 0 ? "io.containerd.cri.v1.runtime" : "io.containerd.grpc.v1.cri";
-}
-
 /* What the drop-in records, or NULL.  */
 static const char *
 recorded (const struct configure_file *dropin)
@@ -45,23 +39,15 @@ recorded (const struct configure_file *dropin)
   return NULL;
 }
 
-/* The main config's version ("2" for a file without keys), as containerd
-   reads it; a version 1 config is refused, as an edit in place does.  */
+/* The main config's version, which the edit of it has checked: 2 or 3,
+   and 2 for a file without keys (containerd reads its drop-ins' then).  */
 static int
-main_version (entitle_toml_t *doc, bool bare, const char *path, char **version, entitle_error_t *err)
+main_version (entitle_toml_t *doc, bool bare, char **version, entitle_error_t *err)
 {
-  int ret = entitle_toml_get (doc, root, "version", version, err);
+  int ret = bare ? 0 : entitle_toml_get (doc, root, "version", version, err);
 
-  if (ret == 0 && !bare)
-    return entitle_make_error (err, EINVAL,
-                               "`%s` has no `version`: entitle configure edits containerd configs of version 2 "
-                               "and 3 (add `version = 2` to a version 1 config, and check it)",
-                               path);
   if (ret == 0)
     *version = xstrdup ("2");
-  if (ret >= 0 && strcmp (*version, "2") != 0 && strcmp (*version, "3") != 0)
-    return entitle_make_error (err, EINVAL, "`%s`: containerd config version %s, where entitle configure knows 2 and 3",
-                               path, *version);
   return ret < 0 ? ret : 0;
 }
 
@@ -71,7 +57,7 @@ main_version (entitle_toml_t *doc, bool bare, const char *path, char **version, 
 static int
 keep_runc (const char *dropin, char **text, size_t *len, const char *version, entitle_error_t *err)
 {
-  const char *plugin = cri_plugin (version);
+  const char *plugin = entitle_engine_cri_plugin (version);
   const char *cri[] = { "plugins", plugin, "containerd", NULL };
   const char *runc[] = { "plugins", plugin, "containerd", "runtimes", "runc", NULL };
   cleanup_toml entitle_toml_t *doc = NULL;
@@ -125,56 +111,31 @@ dropin_head (const char *main_path, const char *mark, const char *version, const
   return text;
 }
 
-/* List @dropin in @doc's imports as @mark says.  */
+/* List @dropin in @doc's imports, and say how in @mark: the key made
+   (in the `file` entitle made, or on a `key` line of its own), an `item`
+   added to the array there; listed already, what the drop-in recorded,
+   else `none`.  */
 static int
-add_import (entitle_toml_t *doc, const char *mark, bool listed, const char *dropin, entitle_error_t *err)
+add_import (entitle_toml_t *doc, const struct configure_file *main, const struct configure_file *dropin,
+            const char **mark, entitle_error_t *err)
 {
-  cleanup_free char *quoted = entitle_toml_string (dropin), *array = NULL;
-
-  if (listed)
-    return 0;
-  if (strcmp (mark, "item") == 0)
-    return entitle_toml_array_add (doc, root, "imports", dropin, err);
-  if (strcmp (mark, "none") == 0)
-    return 0;
-  xasprintf (&array, "[%s]", quoted);
-  return entitle_toml_prepend_key (doc, "imports", array, err);
-}
-
-/* How to list @dropin: what the drop-in recorded when @doc still lists
-   it; else from what @doc has.  */
-static int
-choose_mark (entitle_toml_t *doc, const struct configure_file *main, const struct configure_file *dropin,
-             const char **mark, bool *listed, entitle_error_t *err)
-{
-  cleanup_free char *raw = NULL;
-  cleanup_toml entitle_toml_t *probe = NULL;
-  size_t before_len, after_len;
-  cleanup_free char *before = NULL, *after = NULL;
+  cleanup_free char *raw = NULL, *quoted = NULL, *array = NULL;
   int ret = entitle_toml_get (doc, root, "imports", &raw, err);
 
-  if (UNLIKELY (ret < 0))
-    return ret;
-  *listed = false;
-  if (ret == 0)
+  if (ret > 0)
     {
-      *mark = main->existed ? "key" : "file";
-      return 0;
+      ret = entitle_toml_array_add (doc, root, "imports", dropin->path, err);
+      *mark = ret > 0 ? "item" : recorded (dropin);
+      if (*mark == NULL)
+        *mark = "none";
+      return ret < 0 ? ret : 0;
     }
-  /* Listed or not: an add to a copy changes it or not.  */
-  before = entitle_toml_text (doc, &before_len);
-  ret = entitle_toml_parse (main->path, before, before_len, &probe, err);
-  if (ret == 0)
-    ret = entitle_toml_array_add (probe, root, "imports", dropin->path, err);
   if (UNLIKELY (ret < 0))
     return ret;
-  after = entitle_toml_text (probe, &after_len);
-  *listed = after_len == before_len;
-  if (!*listed)
-    *mark = "item";
-  else
-    *mark = recorded (dropin) ? recorded (dropin) : "none";
-  return 0;
+  *mark = main->existed ? "key" : "file";
+  quoted = entitle_toml_string (dropin->path);
+  xasprintf (&array, "[%s]", quoted);
+  return entitle_toml_prepend_key (doc, "imports", array, err);
 }
 
 int
@@ -186,7 +147,7 @@ configure_containerd_dropin (const struct entitle_engine_s *engine, struct confi
   cleanup_free char *version = NULL, *copy = NULL, *head = NULL;
   const char *mark = NULL;
   size_t copy_len, head_len;
-  bool bare = false, listed = false;
+  bool bare = false;
   int ret;
 
   if (dropin->path[0] != '/')
@@ -201,17 +162,15 @@ configure_containerd_dropin (const struct entitle_engine_s *engine, struct confi
   if (ret == 0)
     ret = entitle_toml_parse (main->path, main->before, main->blen, &doc, err);
   if (ret == 0)
-    ret = main_version (doc, bare, main->path, &version, err);
+    ret = main_version (doc, bare, &version, err);
   if (ret == 0)
     {
-      const char *cri[] = { "plugins", cri_plugin (version), NULL };
+      const char *cri[] = { "plugins", entitle_engine_cri_plugin (version), NULL };
       copy = entitle_toml_tree_text (doc, cri, &copy_len, err);
       ret = copy ? 0 : -1;
     }
   if (ret == 0)
-    ret = choose_mark (doc, main, dropin, &mark, &listed, err);
-  if (ret == 0)
-    ret = add_import (doc, mark, listed, dropin->path, err);
+    ret = add_import (doc, main, dropin, &mark, err);
   if (UNLIKELY (ret < 0))
     return entitle_error_wrap (err, "configure");
   main->after = entitle_toml_text (doc, &main->alen);

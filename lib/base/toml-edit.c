@@ -1157,19 +1157,25 @@ string_array_items (const char *raw, size_t len, const char *s, size_t (*spans)[
 /* The arrays entitle edits are short: containerd's imports, pod_annotations.  */
 #define MAX_ARRAY_ITEMS 256
 
-/* The strings of the array @raw (@len bytes): 0, whether @s is one of
-   them in @found, and where its last item ends in @last_end (0 when it
-   has none); an error when it is not an array of one-line strings.  */
+/* The line of the array of strings @key of @table in @it (NULL when the
+   key is not there), the spans of its items in @spans, how many in @n
+   and the index of @s among them in @k (or -1).  */
 static int
-scan_string_array (const char *raw, size_t len, const char *s, bool *found, size_t *last_end)
+string_array (entitle_toml_t *doc, const char *const *table, const char *key, const char *s, struct item **it,
+              size_t (*spans)[2], size_t *n, long *k, entitle_error_t *err)
 {
-  size_t spans[MAX_ARRAY_ITEMS][2], n;
-  long k;
+  size_t h, i;
+  int ret = lookup (doc, table, key, &h, &i, err);
 
-  if (string_array_items (raw, len, s, spans, MAX_ARRAY_ITEMS, &n, &k) < 0)
-    return -1;
-  *found = k >= 0;
-  *last_end = n ? spans[n - 1][1] : 0;
+  *it = NULL;
+  *n = 0;
+  *k = -1;
+  if (ret < 0 || i == NO_ITEM)
+    return ret;
+  *it = &doc->items[i];
+  if (string_array_items ((*it)->text + (*it)->value_off, (*it)->value_len, s, spans, MAX_ARRAY_ITEMS, n, k) < 0)
+    return entitle_make_error (err, EINVAL, "`%s` line %zu: `%s` is not an array of strings", doc->name,
+                               (*it)->line, key);
   return 0;
 }
 
@@ -1177,31 +1183,21 @@ int
 entitle_toml_array_add (entitle_toml_t *doc, const char *const *table, const char *key, const char *s,
                         entitle_error_t *err)
 {
-  cleanup_free char *quoted = entitle_toml_string (s), *array = NULL;
+  cleanup_free char *quoted = entitle_toml_string (s), *text = NULL;
+  size_t spans[MAX_ARRAY_ITEMS][2], n;
   struct item *it;
-  size_t h, i, last_end;
-  bool found;
-  int ret;
+  long k;
+  int ret = string_array (doc, table, key, s, &it, spans, &n, &k, err);
 
-  xasprintf (&array, "[%s]", quoted);
-  ret = lookup (doc, table, key, &h, &i, err);
-  if (UNLIKELY (ret < 0))
+  if (ret < 0 || k >= 0)
     return ret;
-  if (i == NO_ITEM)
-    return entitle_toml_set (doc, table, key, array, err);
-  it = &doc->items[i];
-  if (scan_string_array (it->text + it->value_off, it->value_len, s, &found, &last_end) < 0)
-    return entitle_make_error (err, EINVAL, "`%s` line %zu: `%s` is not an array of strings", doc->name, it->line,
-                               key);
-  if (found)
-    return 0;
-  if (last_end == 0)
-    return entitle_toml_set (doc, table, key, array, err);
-  free (get_and_reset (&array));
-  xasprintf (&array, ", %s", quoted);
-  splice (it, it->value_off + last_end, 0, array);
-  it->value_len += strlen (array);
-  return 0;
+  /* No array, or an empty one: the array of @s.  */
+  xasprintf (&text, n == 0 ? "[%s]" : ", %s", quoted);
+  if (n == 0)
+    return entitle_toml_set (doc, table, key, text, err) < 0 ? -1 : 1;
+  splice (it, it->value_off + spans[n - 1][1], 0, text);
+  it->value_len += strlen (text);
+  return 1;
 }
 
 int
@@ -1268,20 +1264,13 @@ int
 entitle_toml_array_remove (entitle_toml_t *doc, const char *const *table, const char *key, const char *s,
                            entitle_error_t *err)
 {
-  size_t spans[MAX_ARRAY_ITEMS][2], h, i, n, from, to;
+  size_t spans[MAX_ARRAY_ITEMS][2], n, from, to;
   struct item *it;
   long k;
-  int ret;
+  int ret = string_array (doc, table, key, s, &it, spans, &n, &k, err);
 
-  ret = lookup (doc, table, key, &h, &i, err);
-  if (ret < 0 || i == NO_ITEM)
+  if (ret < 0 || k < 0)
     return ret;
-  it = &doc->items[i];
-  if (string_array_items (it->text + it->value_off, it->value_len, s, spans, MAX_ARRAY_ITEMS, &n, &k) < 0)
-    return entitle_make_error (err, EINVAL, "`%s` line %zu: `%s` is not an array of strings", doc->name, it->line,
-                               key);
-  if (k < 0)
-    return 0;
   if (n == 1)
     {
       /* The array entitle_toml_array_add made of `[]`.  */

@@ -7,8 +7,15 @@
 #include "error.h"
 
 /* A careful editor of the [table] sections of a TOML file, for `entitle
-   configure` (containerd's config.toml, containers.conf, crio.conf.d):
-   not a TOML parser.  The file is kept as its lines; an edit replaces the
+   configure`: not a TOML parser.  It is for what must keep a file the
+   user owns as it was: the `imports` entry of containerd's config.toml
+   (and --remove taking it out again), the runtimes written into the
+   config itself (containerd --in-place, Podman's and CRI-O's --config
+   FILE), Podman's and CRI-O's drop-ins, which a second run edits rather
+   than replaces, and containerd's drop-in, which is generated whole but
+   carries a copy of the user's CRI tables as written, the runtimes set
+   among them.  It also reads them (the version, the default runtime,
+   runc's options, the CRI tables to copy).  The file is kept as its lines; an edit replaces the
    value of one `key = value` line or inserts lines, and every other byte
    (comments, blank lines, indentation, quoting, order) stays as it was.
 
@@ -84,8 +91,9 @@ int entitle_toml_set (entitle_toml_t *doc, const char *const *table, const char 
 
 /**
  * Make the array of strings @key of @table hold @s: appended after its
- * last item when missing, the array made when there is none.  A value
- * that is not an array of strings is an error.
+ * last item when missing, the array made when there is none.  Returns 1,
+ * or 0 when @s is there already; a value that is not an array of strings
+ * is an error.
  */
 int entitle_toml_array_add (entitle_toml_t *doc, const char *const *table, const char *key, const char *s,
                             entitle_error_t *err);

@@ -24,10 +24,9 @@
 /* Kubernetes pod annotations containerd copies into config.json (glob).  */
 #define POD_ANNOTATIONS "io.entitle.*"
 
-/* The runtimes in which containerd's CRI plugin keeps its runtimes: version 2 of
-   the config (containerd 1.x; containerd 2.x migrates it), and version 3.  */
-static const char *
-cri_plugin (const char *version)
+/* Version 2 of the config: containerd 1.x (containerd 2.x migrates it).  */
+const char *
+entitle_engine_cri_plugin (const char *version)
 {
   if (strcmp (version, "2") == 0)
     return "io.containerd.grpc.v1.cri";
@@ -54,7 +53,7 @@ containerd_version (entitle_toml_t *doc, const char *path, const char **plugin, 
                                "`%s` has no `version`: entitle configure edits containerd configs of version 2 "
                                "and 3 (add `version = 2` to a version 1 config, and check it)",
                                path);
-  *plugin = cri_plugin (ret == 0 ? "2" : version);
+  *plugin = entitle_engine_cri_plugin (ret == 0 ? "2" : version);
   if (ret == 0)
     return entitle_toml_set (doc, root, "version", "2", err);
   if (*plugin == NULL)
@@ -81,6 +80,8 @@ containerd_runtime (entitle_toml_t *doc, const char *plugin, const char *default
   ret = entitle_toml_set (doc, table, "runtime_type", "\"" RUNC_SHIM "\"", err);
   if (ret == 0)
     ret = entitle_toml_array_add (doc, table, "pod_annotations", POD_ANNOTATIONS, err);
+  if (ret > 0)
+    ret = 0;
   if (ret == 0 && fresh && strcmp (default_runtime, r->name) != 0)
     ret = entitle_toml_copy_keys (doc, from, options, skip, err);
   if (ret == 0)

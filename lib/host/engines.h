@@ -44,6 +44,13 @@ struct entitle_engine_s
 };
 
 /**
+ * The plugin in which containerd's CRI keeps its runtimes in a config of
+ * @version ("2": containerd 1.x, "3"), as the config writes it; NULL for
+ * another.
+ */
+const char *entitle_engine_cri_plugin (const char *version);
+
+/**
  * Take out of the config @text (@len bytes, read from @path) what
  * entitle_engine_s.edit added: the runtimes entitle and entitle-*, and the
  * default runtime when it is one of them.  @backup (@backup_len bytes,

@@ -247,9 +247,9 @@ test_toml_array_add (void **state)
   cleanup_free char *once = NULL;
 
   (void)state;
-  assert_int_equal (entitle_toml_array_add (doc, t, "a", "io.entitle.*", &err), 0);
-  assert_int_equal (entitle_toml_array_add (doc, t, "b", "io.entitle.*", &err), 0);
-  assert_int_equal (entitle_toml_array_add (doc, t, "d", "io.entitle.*", &err), 0);
+  assert_int_equal (entitle_toml_array_add (doc, t, "a", "io.entitle.*", &err), 1);
+  assert_int_equal (entitle_toml_array_add (doc, t, "b", "io.entitle.*", &err), 1);
+  assert_int_equal (entitle_toml_array_add (doc, t, "d", "io.entitle.*", &err), 1);
   assert_text (doc, "[t]\n"
                     "a = [\n"
                     "  \"x/*\", \"io.entitle.*\", # mine\n"
@@ -263,6 +263,32 @@ test_toml_array_add (void **state)
   assert_text (doc, once);
   refused (entitle_toml_array_add (doc, t, "c", "io.entitle.*", &err), &err,
            "`f.toml` line 6: `c` is not an array of strings");
+}
+
+/* What array_add and prepend_key add, array_remove and delete take out,
+   byte for byte: containerd's `imports`, which --remove undoes.  */
+static void
+test_toml_array_remove (void **state)
+{
+  static const char *const root[] = { NULL };
+  static const char *const text = "# mine\n\nversion = 2\nimports = [\"/a\"] # a\n";
+  cleanup_toml entitle_toml_t *doc = toml_ok (text), *bare = toml_ok ("# mine\nversion = 2\n");
+  entitle_error_t err = NULL;
+
+  (void)state;
+  assert_int_equal (entitle_toml_array_add (doc, root, "imports", "/b", &err), 1);
+  assert_text (doc, "# mine\n\nversion = 2\nimports = [\"/a\", \"/b\"] # a\n");
+  assert_int_equal (entitle_toml_array_remove (doc, root, "imports", "/b", &err), 1);
+  assert_int_equal (entitle_toml_array_remove (doc, root, "imports", "/b", &err), 0);
+  assert_text (doc, text);
+  assert_int_equal (entitle_toml_array_remove (doc, root, "imports", "/a", &err), 1);
+  assert_text (doc, "# mine\n\nversion = 2\nimports = [] # a\n");
+  assert_int_equal (entitle_toml_prepend_key (bare, "imports", "[\"/b\"]", &err), 0);
+  assert_text (bare, "imports = [\"/b\"]\n# mine\nversion = 2\n");
+  refused (entitle_toml_prepend_key (bare, "imports", "[]", &err), &err, "`imports` is there already");
+  assert_int_equal (entitle_toml_delete (bare, root, "imports", &err), 1);
+  assert_int_equal (entitle_toml_delete (bare, root, "imports", &err), 0);
+  assert_text (bare, "# mine\nversion = 2\n");
 }
 
 /* Tables made another way than by their own header are refused, naming
@@ -528,6 +554,7 @@ main (void)
     cmocka_unit_test (test_toml_new_table_placed),
     cmocka_unit_test (test_toml_new_file_and_last_line),
     cmocka_unit_test (test_toml_array_add),
+    cmocka_unit_test (test_toml_array_remove),
     cmocka_unit_test (test_toml_refuses_tables_it_cannot_edit),
     cmocka_unit_test (test_toml_copy_keys),
     cmocka_unit_test (test_toml_get_string),

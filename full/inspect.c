@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "attach.h"
 #include "bpf-read.h"
+#include "store-read.h"
 #include "catalogue.h"
 #include "cgroup.h"
 #include "cgroup-record.h"

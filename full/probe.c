@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "commands.h"
 #include "compile.h"
 #include "hook.h"
@@ -16,6 +18,24 @@
 /* Whether this host can run the BPF parts a create asks for: the probe
    of this boot (bpf/probe-cache.c: cached, else probed in this process,
    which links libbpf), against the final set's plan.  */
+
+/* create attaches in this process (full/attach-after.c); the runtime runs
+   entitle-hook only for `run` (createRuntime) and where no cgroup manager
+   runs (poststop removes the cgroup the hook made): there it must be
+   there, or the runtime fails after entitle said yes.  */
+static int
+hook_usable (struct entitle_ctx_s *ctx, entitle_error_t *err)
+{
+  char buf[PATH_MAX];
+  const char *hook;
+
+  if (ctx->attach_after && !ctx->cgroup_unmanaged)
+    return 0;
+  hook = entitle_config_hook (ctx->config, buf, sizeof (buf));
+  if (access (hook, X_OK) < 0)
+    return entitle_make_sys_error (err, "the runtime runs entitle-hook for this container: `%s`", hook);
+  return 0;
+}
 
 /* Is one of @e's programs at a seed interface used on this host?  */
 static bool
@@ -73,11 +93,11 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
   ret = entitle_bpf_plan (&plan, set, keys, err);
   if (ret < 0 || (ret == 0 && !entitle_needs_bpf (set)))
     return ret;
-  probed = entitle_probe_host (ctx->config->state_dir, &probe, &why) == 0;
+  probed = hook_usable (ctx, &why) == 0 && entitle_probe_host (ctx->config->state_dir, &probe, &why) == 0;
   if (!probed)
     {
       missing = plan.attach | plan.custom;
-      snprintf (reason, sizeof (reason), "cannot probe this host: %s", why->msg);
+      snprintf (reason, sizeof (reason), "%s", why->msg);
       entitle_error_release (&why);
     }
   else

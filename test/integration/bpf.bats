@@ -426,6 +426,18 @@ SH
   ent delete "$CTID"
 }
 
+@test "fail closed before the runtime: run, whose createRuntime hook the runtime runs, refuses when there is no entitle-hook; the bundle is untouched" {
+  make_bundle "$BUNDLE"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80,host.processes.none
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
+  before=$(sha256sum <"$BUNDLE/config.json")
+  run_detached env -u ENTITLE_HOOK "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID"
+  [ "$status" -ne 0 ]
+  [ "$stderr" = 'entitle: `network.egress=10.200.0.1/32:80` cannot be enforced here: the runtime runs entitle-hook for this container: `/nonexistent/entitle-hook`: No such file or directory' ]
+  [ "$(sha256sum <"$BUNDLE/config.json")" = "$before" ]
+  [ -z "$(rnc list -q)" ]
+}
+
 @test "probe: the cache answers for this boot, and a stale boot id is probed again" {
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
   make_bundle "$BUNDLE"

@@ -71,8 +71,9 @@ host_says='(enforced by|NOT enforceable here:|on this host: not probed \()'
 }
 
 @test "explain: the host probe needs no entitle-hook: with none at its configured path each host-dependent part says what this host does" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
   want=$("$ENTITLE" explain security.admin)
-  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state2\", \"hook\": \"/nonexistent/entitle-hook\"}"
   run --separate-stderr env -u ENTITLE_HOOK "$ENTITLE" explain security.admin
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
@@ -386,8 +387,9 @@ EOF
 }
 
 @test "explain: the paths need no entitle-hook: with none at its configured path they are this host's" {
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\"}"
   want=$("$ENTITLE" explain --json network.none | jq -c '.[0].paths')
-  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state2\", \"hook\": \"/nonexistent/entitle-hook\"}"
   run --separate-stderr env -u ENTITLE_HOOK "$ENTITLE" explain network.none
   [ "$status" -eq 0 ]
   [[ "$output" == *"  paths on this host: "* ]]

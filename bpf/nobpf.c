@@ -272,3 +272,55 @@ entitle_cap_watch_close (struct entitle_cap_watch_s *c)
 {
   (void)c;
 }
+
+/* The readers of bpf-read.h: nothing is pinned in a build without BPF
+   (the store and the policies are absent, as before any program of a
+   build with BPF was loaded), and the kernel's programs are not asked.  */
+#include "bpf-read.h"
+
+int
+entitle_bpf_pin_get (const char *name)
+{
+  (void)name;
+  errno = ENOENT;
+  return -1;
+}
+
+int
+entitle_bpf_lookup (int fd, const void *key, void *value)
+{
+  (void)fd;
+  (void)key;
+  (void)value;
+  errno = ENOENT;
+  return -1;
+}
+
+int
+entitle_bpf_cgroup_progs (int cgfd, enum bpf_attach_type type, uint32_t flags, uint32_t *ids, uint32_t *n)
+{
+  (void)cgfd;
+  (void)type;
+  (void)flags;
+  (void)ids;
+  *n = 0;
+  errno = ENOTSUP;
+  return -1;
+}
+
+int
+entitle_bpf_info (int fd, void *info, uint32_t len)
+{
+  (void)fd;
+  (void)info;
+  (void)len;
+  errno = ENOTSUP;
+  return -1;
+}
+
+int
+entitle_bpf_prog_info_by_id (uint32_t id, struct bpf_prog_info *info)
+{
+  (void)id;
+  return entitle_bpf_info (-1, info, sizeof (*info));
+}

@@ -8,8 +8,10 @@
 #include "error.h"
 #include "probe.h"
 
-/* Probing this host: loads and attaches BPF programs, so it links libbpf
-   and runs in entitle-hook only (`entitle-hook probe --json`).  */
+/* Probing this host: loads and attaches BPF programs, so it links libbpf,
+   and runs in the process that asks (entitle-full and entitle-hook both
+   link it): bpf/probe-cache.c keeps the answer for the boot.  A build
+   without BPF tries no program (the stubs below the #ifdef).  */
 
 /* The seed patch sets, which mainline lacks, are asked through the
    kernel table of lib/kernel/seed-kernel.h, each by its feature's probe

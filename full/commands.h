@@ -72,12 +72,6 @@ int shim_preserved_fds (const struct entitle_args_s *a);
 int shim_seccomp_layer (struct shim_s *s, const struct entitle_set_s *final, entitle_error_t *err);
 
 /**
- * What this host offers entitle (DESIGN §4), for explain.  Returns a
- * negative error, saying why, when the probe is not available.
- */
-int shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);
-
-/**
  * Can this host attach the cgroup programs the final set @set needs for
  * @spec?  A request beyond what the programs hold is refused; a program
  * this host lacks is refused naming the entitlements (warned about, with

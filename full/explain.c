@@ -13,6 +13,7 @@
 #include "rewrite.h"
 #include "entitlements.h"
 #include "help.h"
+#include "probe-cache.h"
 #include "score.h"
 #include "utils.h"
 
@@ -686,7 +687,7 @@ explain_entitlements (struct shim_s *s, const struct explain_opts *o, entitle_er
       explain_baseline_free (&baseline);
       return ret;
     }
-  if (shim_probe (s->ctx, &probe, &perr) < 0)
+  if (entitle_probe_host (s->ctx->config->state_dir, &probe, &perr) < 0)
     {
       why_not = strdup (perr->msg);
       host.why_not = why_not ? why_not : "out of memory";

@@ -9,6 +9,7 @@
 #include "catalogue.h"
 #include "commands.h"
 #include "probe.h"
+#include "probe-cache.h"
 #include "json.h"
 #include "utils.h"
 
@@ -85,7 +86,7 @@ mechanisms (struct shim_s *s, char *buf, size_t len)
   for (i = 0; i < ATTACH_COUNT; i++)
     if (entitle_attach_points[i].program)
       used |= ATTACH_BIT (i);
-  probed = shim_probe (s->ctx, &probe, &err) == 0;
+  probed = entitle_probe_host (s->ctx->config->state_dir, &probe, &err) == 0;
   bpf = probed && entitle_probe_missing (&probe, used, why, sizeof (why)) == 0;
   entitle_error_release (&err);
   snprintf (buf, len, "seccomp,capabilities,namespaces,paths,device-cgroup%s%s%s%s%s", bpf ? ",cgroup-bpf" : "",

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "attach.h"
 #include "bpf-read.h"
+#include "store-read.h"
 #include "catalogue.h"
 #include "cgroup.h"
 #include "cgroup-record.h"
@@ -167,8 +168,14 @@ programs (const struct entitle_catalogue_s *cat, int cgfd, bool text)
                     custom ? ", custom entitlement " : "", custom ? custom->name : "");
         }
     }
+  /* A build without BPF asks the kernel nothing (bpf/nobpf.c): it cannot
+     say "none".  */
   if (text && arr->n == 0)
+#ifdef ENTITLE_HAVE_BPF
     printf ("  none\n");
+#else
+    printf ("  not asked: %s\n", ENTITLE_NO_BPF);
+#endif
   return arr;
 }
 

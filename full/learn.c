@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "admin-config.h"
-#include "bpf-read.h"
+#include "store-read.h"
 #include "cap-watch.h"
 #include "cgroup.h"
 #include "cgroup-record.h"

@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 #include <limits.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
 #include "compile.h"
-#include "log.h"
-#include "file.h"
+#include "hook.h"
 #include "json.h"
 #include "probe.h"
 #include "probe-cache.h"
@@ -20,34 +15,25 @@
 #include "outcome.h"
 #include "utils.h"
 
-/* Host facts for the shim.  Probing loads BPF programs, which needs libbpf:
-   entitle-hook does it (`entitle-hook probe --json`), and the answer is
-   kept in state_dir for the rest of this boot, so that the shim itself
-   never links libbpf.  */
+/* Whether this host can run the BPF parts a create asks for: the probe
+   of this boot (bpf/probe-cache.c: cached, else probed in this process,
+   which links libbpf), against the final set's plan.  */
 
-int
-shim_probe (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err)
+/* create attaches in this process (full/attach-after.c); the runtime runs
+   entitle-hook only for `run` (createRuntime) and where no cgroup manager
+   runs (poststop removes the cgroup the hook made): there it must be
+   there, or the runtime fails after entitle said yes.  */
+static int
+hook_usable (struct entitle_ctx_s *ctx, entitle_error_t *err)
 {
   char buf[PATH_MAX];
-  const char *hook = entitle_config_hook (ctx->config, buf, sizeof (buf));
-  char *argv[] = { (char *)hook, (char *)"probe", (char *)"--json", NULL };
-  cleanup_free char *out = NULL;
-  cleanup_json json_t *doc = NULL;
-  size_t len;
-  int status;
+  const char *hook;
 
-  if (entitle_probe_cached (ctx->config->state_dir, probe) == 0)
+  if (ctx->attach_after && !ctx->cgroup_unmanaged)
     return 0;
+  hook = entitle_config_hook (ctx->config, buf, sizeof (buf));
   if (access (hook, X_OK) < 0)
-    return entitle_make_sys_error (err, "`%s`", hook);
-  status = shim_capture (hook, argv, &out, &len, err);
-  if (status < 0)
-    return entitle_error_wrap (err, "run `%s probe`", hook);
-  if (status != 0)
-    return entitle_make_error (err, EIO, "`%s probe` exited with %d", hook, status);
-  if (json_parse (out, len, &doc, err) < 0 || entitle_probe_from_json (probe, doc, err) < 0)
-    return entitle_error_wrap (err, "`%s probe`", hook);
-  entitle_probe_cache (ctx->config->state_dir, out);
+    return entitle_make_sys_error (err, "the runtime runs entitle-hook for this container: `%s`", hook);
   return 0;
 }
 
@@ -107,11 +93,11 @@ shim_check_bpf (struct entitle_ctx_s *ctx, const struct entitle_set_s *set, cons
   ret = entitle_bpf_plan (&plan, set, keys, err);
   if (ret < 0 || (ret == 0 && !entitle_needs_bpf (set)))
     return ret;
-  probed = shim_probe (ctx, &probe, &why) == 0;
+  probed = hook_usable (ctx, &why) == 0 && entitle_probe_host (ctx->config->state_dir, &probe, &why) == 0;
   if (!probed)
     {
       missing = plan.attach | plan.custom;
-      snprintf (reason, sizeof (reason), "entitle-hook cannot probe this host: %s", why->msg);
+      snprintf (reason, sizeof (reason), "%s", why->msg);
       entitle_error_release (&why);
     }
   else
@@ -136,20 +122,15 @@ take_opt (struct shim_s *s, void *data, enum shim_key key, const char *value, en
   return 0;
 }
 
-/* entitle probe [--json]: always fresh, straight from the hook.  */
+/* entitle probe [--json]: always fresh, printed as entitle-hook probe
+   prints it (the same function, oci-hooks/probe.c).  */
 int
 shim_probe_command (struct shim_s *s, entitle_error_t *err)
 {
-  char buf[PATH_MAX];
-  const char *hook = entitle_config_hook (s->ctx->config, buf, sizeof (buf));
   bool json = false;
-  char *argv[] = { (char *)hook, (char *)"probe", NULL, NULL };
   int ret = shim_parse (s, &json, take_opt, err);
 
   if (UNLIKELY (ret < 0))
     return ret;
-  argv[2] = json ? (char *)"--json" : NULL;
-  fflush (stdout);
-  execv (hook, argv);
-  return entitle_make_sys_error (err, "exec `%s`", hook);
+  return hook_probe (json, err);
 }

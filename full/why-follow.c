@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
-#include "bpf-read.h"
+#include "store-read.h"
 #include "denial.h"
 #include "seccomp-denials.h"
 #include "utils.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "attach.h"
-#include "bpf-read.h"
+#include "store-read.h"
 #include "cgroup-record.h"
 #include "commands.h"
 #include "denial.h"

@@ -20,6 +20,7 @@
 #include "lsm.h"
 #include "oci-fields.h"
 #include "probe.h"
+#include "probe-cache.h"
 #include "outcome.h"
 #include "propose.h"
 #include "utils.h"
@@ -319,7 +320,7 @@ leave_out_missing (struct entitle_ctx_s *ctx, const struct entitle_set_s *final,
 
   if (!ctx->config->warn_unenforceable)
     return 0;
-  if (hook_probe_host (ctx, &probe, &why) < 0)
+  if (entitle_probe_host (ctx->config->state_dir, &probe, &why) < 0)
     {
       entitle_error_release (&why);
       return 0;

@@ -31,6 +31,8 @@ struct hook_state_s
 
 int hook_create_runtime (struct entitle_ctx_s *ctx, const struct hook_state_s *st, entitle_error_t *err);
 int hook_poststop (struct entitle_ctx_s *ctx, const struct hook_state_s *st);
+/* entitle-hook probe [--json] and entitle probe [--json]: probed afresh,
+   printed (oci-hooks/probe.c).  */
 int hook_probe (bool json, entitle_error_t *err);
 
 struct entitle_bpf_plan_s;
@@ -39,9 +41,6 @@ struct entitle_bpf_plan_s;
    (oci-hooks/custom.c).  */
 int hook_attach_custom (struct entitle_ctx_s *ctx, const struct entitle_bpf_plan_s *plan, int cgfd, uint64_t cgroup_id,
                         const char *mnt, entitle_error_t *err);
-
-/* The probe of this boot: the cached one, else probed now and cached.  */
-int hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err);
 
 /* The Checmate layer (oci-hooks/checmate.c): installed and given the
    container's @policy at createRuntime, where the entries of the cgroups

@@ -1,135 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <linux/seccomp.h>
-#include "catalogue.h"
 #include "hook.h"
-#include "enforce-path.h"
-#include "loader.h"
+#include "probe-print.h"
 #include "probe-run.h"
-#include "probe-cache.h"
 #include "utils.h"
 
-/* entitle-hook probe [--json]: what this kernel offers, for people or for
-   the shim (which caches the JSON by boot id).  */
-
-static const char *
-yes (bool b)
-{
-  return b ? "yes" : "no";
-}
-
-/* The ABI, and what it means for the entitlements Landlock enforces:
-   those it holds, then those it does not, with the ABI they need.  */
-static void
-print_landlock (int abi)
-{
-  const struct entitle_entry_s *rows;
-  const char *sep = "";
-  char why[256];
-  size_t i, n;
-
-  printf ("Landlock ABI: %d (", abi);
-  rows = entitle_catalogue_rows (NULL, &n);
-  for (i = 0; i < n; i++)
-    if ((rows[i].fx & FX_LANDLOCK) && !entitle_landlock_lacks (&rows[i], abi, why, sizeof (why)))
-      {
-        printf ("%s%s", sep, rows[i].name);
-        sep = ", ";
-      }
-  if (*sep)
-    printf (": in-container helper entitle-init");
-  for (i = 0; i < n; i++)
-    if ((rows[i].fx & FX_LANDLOCK) && entitle_landlock_lacks (&rows[i], abi, why, sizeof (why)))
-      {
-        printf ("%s%s: not held", *sep ? "; " : "", rows[i].name);
-        if (abi > 0)
-          printf (", it needs ABI %d", rows[i].landlock_abi);
-        sep = ", ";
-      }
-  printf (")\n");
-}
-
-/* Which path each entitlement takes here, from its row and this probe.  */
-static void
-print_paths (const struct entitle_probe_s *p)
-{
-  const struct entitle_entry_s *rows;
-  char line[1024];
-  size_t i, n;
-
-  printf ("paths (entitle prefers Checmate, eBPF seccomp, BPF LSM, cgroup BPF, seccomp, Landlock, in this order):\n");
-  rows = entitle_catalogue_rows (NULL, &n);
-  for (i = 0; i < n; i++)
-    {
-      entitle_paths_format (&rows[i], p, line, sizeof (line));
-      if (line[0])
-        printf ("  %s: %s\n", rows[i].name, line);
-    }
-}
-
-static void
-print_text (const struct entitle_probe_s *p)
-{
-  static const char *const flags[] = { "tsync", "log", "spec_allow", "new_listener", "tsync_esrch", "wait_killable_recv" };
-  size_t i;
-
-  printf ("kernel: %s\n", p->kernel);
-  printf ("seccomp: %s; filter flags:", yes (p->seccomp));
-  for (i = 0; i < sizeof (flags) / sizeof (flags[0]); i++)
-    if (p->seccomp_flags & (1u << i))
-      printf (" %s", flags[i]);
-  printf ("\nseccomp eBPF filters (SECCOMP_MODE_FILTER_EXTENDED): %s\n", yes (p->seccomp_extended));
-  printf ("Checmate (PR_CHECMATE): %s\n", yes (p->checmate));
-  printf ("BPF LSM: listed %s, works %s%s%s\n", yes (p->bpf_lsm_listed), yes (p->bpf_lsm),
-          p->bpf_lsm ? "" : " - ", p->bpf_lsm ? "" : p->bpf_lsm_error);
-  printf ("BPF_LSM_CGROUP: %s\n", yes (p->lsm_cgroup));
-  printf ("lockdown: %s\n", p->lockdown[0] ? p->lockdown : "unknown (securityfs not mounted)");
-  printf ("cgroup v2: %s\ncgroup BPF:", p->cgroup2[0] ? p->cgroup2 : "not mounted");
-  for (i = 0; i < ATTACH_COUNT; i++)
-    printf (" %s=%s", entitle_attach_points[i].name, yes (p->cgroup_bpf & ATTACH_BIT (i)));
-  printf ("\n");
-  print_landlock (p->landlock_abi);
-  printf ("SELinux: %s\nAppArmor: %s\n", yes (p->selinux), yes (p->apparmor));
-  print_paths (p);
-}
-
-int
-hook_probe_host (struct entitle_ctx_s *ctx, struct entitle_probe_s *probe, entitle_error_t *err)
-{
-  cleanup_free char *json = NULL;
-
-  int ret;
-
-  if (entitle_probe_cached (ctx->config->state_dir, probe) == 0)
-    return 0;
-  ret = entitle_probe_run (probe, err);
-  if (UNLIKELY (ret < 0))
-    return ret;
-  if ((json = entitle_probe_to_json (probe)) != NULL)
-    entitle_probe_cache (ctx->config->state_dir, json);
-  return 0;
-}
+/* entitle-hook probe [--json], and entitle probe [--json], which calls
+   it in entitle-full: what this kernel offers, probed afresh (the cache
+   is left as it is).  */
 
 int
 hook_probe (bool json, entitle_error_t *err)
 {
   struct entitle_probe_s p;
-  cleanup_free char *s = NULL;
   int ret = entitle_probe_run (&p, err);
 
   if (UNLIKELY (ret < 0))
     return ret;
-  if (!json)
-    {
-      print_text (&p);
-      return 0;
-    }
-  s = entitle_probe_to_json (&p);
-  if (s == NULL)
-    return entitle_make_error (err, EIO, "probe: cannot write the JSON");
-  puts (s);
-  return 0;
+  return entitle_probe_print (&p, json, err);
 }

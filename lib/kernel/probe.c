@@ -11,7 +11,7 @@
 #include "probe.h"
 #include "utils.h"
 
-/* The probe as JSON, the form `entitle-hook probe --json` prints and the
+/* The probe as JSON, the form `entitle probe --json` prints and the
    cache in state_dir keeps.  One flat object; every key is required,
    unknown keys are ignored (a newer writer may add some):
 

@@ -10,9 +10,10 @@
 struct entitle_entry_s;
 
 /* What this kernel offers entitle (DESIGN §4).  The probing itself
-   (bpf/probe-run.c) needs libbpf and lives with the hook; the shim only
-   reads the result as JSON (`entitle-hook probe --json`, cached in
-   state_dir by boot id), so the pass-through path loads no libbpf.  */
+   (bpf/probe-run.c) needs libbpf and runs in entitle-full or entitle-hook,
+   which keep the result as JSON in state_dir by boot id
+   (bpf/probe-cache.c); the front, whose pass-through path loads no
+   libbpf, never probes.  */
 
 /* Bumped whenever the probe asks the kernel something new (an attach
    point added), so that a cache of an older build is probed again.  */

@@ -443,14 +443,31 @@ SH
   expect_lines ECONNREFUSED EPERM
 }
 
-@test "fail closed before the runtime: create refuses when the hook cannot probe the host; the bundle is untouched" {
+@test "create on a cold probe cache needs no entitle-hook: with none at its configured path network.egress holds and the probe is kept" {
+  # entitle-full probes the host itself (bpf/probe-cache.c) and attaches
+  # after the runtime's create: nothing of this create runs the hook.
+  net_bundle "$BUNDLE" "connect 10.200.0.1 80" "connect 10.200.0.2 80"
+  set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80
+  write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
+  env -u ENTITLE_HOOK "$ENTITLE" --root "$ROOT" create -b "$BUNDLE" "$CTID" </dev/null \
+    >"$BATS_TEST_TMPDIR/$CTID.out" 2>"$BATS_TEST_TMPDIR/$CTID.err"
+  [ ! -s "$BATS_TEST_TMPDIR/$CTID.err" ]
+  [ "$(jq -r .boot_id "$BATS_TEST_TMPDIR/state/probe.json")" = "$(cat /proc/sys/kernel/random/boot_id)" ]
+  ent start "$CTID"
+  wait_status ent "$CTID" stopped
+  mapfile -t lines <"$BATS_TEST_TMPDIR/$CTID.out"
+  expect_lines "connect 10.200.0.1 80: ECONNREFUSED" "connect 10.200.0.2 80: EPERM"
+  ent delete "$CTID"
+}
+
+@test "fail closed before the runtime: run, whose createRuntime hook the runtime runs, refuses when there is no entitle-hook; the bundle is untouched" {
   make_bundle "$BUNDLE"
   set_entitlements "$BUNDLE" network.egress=10.200.0.1/32:80,host.processes.none
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"hook\": \"/nonexistent/entitle-hook\"}"
   before=$(sha256sum <"$BUNDLE/config.json")
-  run_detached env -u ENTITLE_HOOK "$ENTITLE" --root "$ROOT" create -b "$BUNDLE" "$CTID"
+  run_detached env -u ENTITLE_HOOK "$ENTITLE" --root "$ROOT" run -b "$BUNDLE" "$CTID"
   [ "$status" -ne 0 ]
-  [ "$stderr" = 'entitle: `network.egress=10.200.0.1/32:80` cannot be enforced here: entitle-hook cannot probe this host: `/nonexistent/entitle-hook`: No such file or directory' ]
+  [ "$stderr" = 'entitle: `network.egress=10.200.0.1/32:80` cannot be enforced here: the runtime runs entitle-hook for this container: `/nonexistent/entitle-hook`: No such file or directory' ]
   [ "$(sha256sum <"$BUNDLE/config.json")" = "$before" ]
   [ -z "$(rnc list -q)" ]
 }

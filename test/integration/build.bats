@@ -85,7 +85,7 @@ tracked_files() {
   [ "$(jq -r '.hooks.createRuntime[0].path' <<<"$output")" = /opt/config/entitle-hook ]
 }
 
-@test "build: entitle probe from the build tree runs the build tree's entitle-hook" {
+@test "build: entitle probe from the build tree answers, as JSON" {
   run --separate-stderr "$ENTITLE" probe --json
   if [ "$status" -ne 0 ]; then
     echo "entitle probe: status $status: $stderr" >&2

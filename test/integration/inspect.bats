@@ -99,6 +99,19 @@ runc_in() {
   [ "$(jq -r .container <<<"$output")" = null ]
 }
 
+@test "inspect: a build without BPF says it did not ask for the cgroup programs, never that there are none" {
+  if bpf_build; then
+    skip "this entitle was built with BPF: the test above lists the programs it finds"
+  fi
+  make_bundle "$BUNDLE" /bin/sh -c 'while :; do /probe sleep 1; done'
+  create_started rnc "$BUNDLE" "$CTID"
+  run --separate-stderr inspect "$CTID"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"programs attached (effective, bpf_prog_query):"$'\n'"  not asked: this entitle was built without BPF (configure --disable-bpf)"$'\n'* ]]
+  [[ "$output" == *"policy: none"* ]]
+  rnc delete -f "$CTID"
+}
+
 @test "inspect: denials off in the admin config shows in the policy" {
   make_bundle "$BUNDLE"
   write_entitle_config "{\"state_dir\": \"$BATS_TEST_TMPDIR/state\", \"denials\": false}"

@@ -3,87 +3,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include "bpf-read.h"
+#include "store-read.h"
 #include "utils.h"
 
-static int
-sys_bpf (enum bpf_cmd cmd, union bpf_attr *attr)
-{
-  return (int)syscall (__NR_bpf, cmd, attr, sizeof (*attr));
-}
-
-int
-entitle_bpf_pin_get (const char *name)
-{
-  union bpf_attr attr;
-  char path[256];
-
-  snprintf (path, sizeof (path), "%s/%s", ENTITLE_BPF_PINS, name);
-  memset (&attr, 0, sizeof (attr));
-  attr.pathname = (uintptr_t)path;
-  return sys_bpf (BPF_OBJ_GET, &attr);
-}
-
-int
-entitle_bpf_lookup (int fd, const void *key, void *value)
-{
-  union bpf_attr attr;
-
-  memset (&attr, 0, sizeof (attr));
-  attr.map_fd = (uint32_t)fd;
-  attr.key = (uintptr_t)key;
-  attr.value = (uintptr_t)value;
-  return sys_bpf (BPF_MAP_LOOKUP_ELEM, &attr);
-}
-
-int
-entitle_bpf_cgroup_progs (int cgfd, enum bpf_attach_type type, uint32_t flags, uint32_t *ids, uint32_t *n)
-{
-  union bpf_attr attr;
-  int ret;
-
-  memset (&attr, 0, sizeof (attr));
-  attr.query.target_fd = (uint32_t)cgfd;
-  attr.query.attach_type = type;
-  attr.query.query_flags = flags;
-  attr.query.prog_ids = (uintptr_t)ids;
-  attr.query.prog_cnt = *n;
-  ret = sys_bpf (BPF_PROG_QUERY, &attr);
-  if (ret == 0)
-    *n = attr.query.prog_cnt < *n ? attr.query.prog_cnt : *n;
-  return ret;
-}
-
-int
-entitle_bpf_info (int fd, void *info, uint32_t len)
-{
-  union bpf_attr attr;
-
-  memset (info, 0, len);
-  memset (&attr, 0, sizeof (attr));
-  attr.info.bpf_fd = (uint32_t)fd;
-  attr.info.info_len = len;
-  attr.info.info = (uintptr_t)info;
-  return sys_bpf (BPF_OBJ_GET_INFO_BY_FD, &attr);
-}
-
-int
-entitle_bpf_prog_info_by_id (uint32_t id, struct bpf_prog_info *info)
-{
-  union bpf_attr attr;
-  int fd, ret;
-
-  memset (&attr, 0, sizeof (attr));
-  attr.prog_id = id;
-  if ((fd = sys_bpf (BPF_PROG_GET_FD_BY_ID, &attr)) < 0)
-    return -1;
-  ret = entitle_bpf_info (fd, info, sizeof (*info));
-  close (fd);
-  return ret;
-}
+/* The store of denials and the policies, read through their pins
+   (bpf-read.h): in both builds, since in one without BPF the pins are
+   simply absent.  */
 
 static int
 by_seq (const void *a, const void *b)

@@ -9,14 +9,15 @@
 #include "admin-config.h"
 #include "file.h"
 #include "probe-cache.h"
+#include "probe-run.h"
 #include "utils.h"
 
 /* The probe of this boot, kept in state_dir: probing loads and attaches
-   programs (milliseconds), asking the cache reads one small file.  The
-   shim fills it through `entitle-hook probe --json` (written when
-   entitle-full linked no libbpf; it has since issue 25, and could probe
-   itself); the hook fills it itself.  A cache of another boot, or of a build whose
-   probe asked other questions (ENTITLE_PROBE_FORMAT), is not used.  */
+   programs (milliseconds), asking the cache reads one small file.
+   entitle-full and entitle-hook both link libbpf and probe in their own
+   process (entitle_probe_run) on a miss, then fill the cache.  A cache of
+   another boot, or of a build whose probe asked other questions
+   (ENTITLE_PROBE_FORMAT), is not used.  */
 
 static void
 boot_id (char *buf, size_t len)
@@ -29,8 +30,8 @@ boot_id (char *buf, size_t len)
     fclose (f);
 }
 
-int
-entitle_probe_cached (const char *state_dir, struct entitle_probe_s *probe)
+static int
+probe_cached (const char *state_dir, struct entitle_probe_s *probe)
 {
   cleanup_free char *path = entitle_state_path (state_dir, "probe.json"), *raw = NULL;
   cleanup_json json_t *doc = NULL;
@@ -51,8 +52,8 @@ entitle_probe_cached (const char *state_dir, struct entitle_probe_s *probe)
   return ret;
 }
 
-void
-entitle_probe_cache (const char *state_dir, const char *probe_json)
+static void
+probe_cache (const char *state_dir, const char *probe_json)
 {
   cleanup_free char *path = entitle_state_path (state_dir, "probe.json"), *doc = NULL, *dir = strdup (path);
   entitle_error_t err = NULL;
@@ -74,4 +75,20 @@ entitle_probe_cache (const char *state_dir, const char *probe_json)
   /* A cache that cannot be written only costs the next call a probe.  */
   entitle_file_write_atomic (path, doc, strlen (doc), &err);
   entitle_error_release (&err);
+}
+
+int
+entitle_probe_host (const char *state_dir, struct entitle_probe_s *probe, entitle_error_t *err)
+{
+  cleanup_free char *json = NULL;
+  int ret;
+
+  if (probe_cached (state_dir, probe) == 0)
+    return 0;
+  ret = entitle_probe_run (probe, err);
+  if (UNLIKELY (ret < 0))
+    return ret;
+  if ((json = entitle_probe_to_json (probe)) != NULL)
+    probe_cache (state_dir, json);
+  return 0;
 }

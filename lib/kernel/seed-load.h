@@ -11,7 +11,10 @@
    seccomp filter) without libbpf, which knows neither program type: the
    instructions bpf/gen-insns took from the object at build time, their
    maps' fds put into the instructions that name them, and a raw
-   BPF_PROG_LOAD, every call through the kernel table @k.  */
+   BPF_PROG_LOAD, every call through the kernel table @k.  libbpf makes
+   its own bpf(2) calls, which the unit tests' fake kernel (the one mock
+   of these interfaces) could not stand in for; on a real seed kernel it
+   loads them (test/integration/helper/seed-samples.c).  */
 
 struct entitle_seed_reloc
 {

@@ -282,6 +282,7 @@ SH
     command -v "$tool" >/dev/null || missing+=" $tool"
   done
   [ -z "$missing" ] || skip "not installed:$missing (Debian package containerd)"
+  require_bpf_for network.none
   # A short path: the socket's name must fit in sun_path.
   CTRD_DIR=$(mktemp -d /tmp/entitle-ctrd.XXXXXX)
   CTRD_NS="entitle-cli-${CTRD_DIR##*.}"

@@ -92,7 +92,9 @@ console_create() {
   local sock="$BATS_TEST_TMPDIR/console-$1.sock" recv
   command -v python3 >/dev/null || skip "needs python3 (the console socket's receiver)"
   rm -f "$sock" "$sock.ready"
-  python3 "$BATS_TEST_DIRNAME/helper/console-recv.py" "$sock" >"$sock.out" 2>"$sock.err" &
+  # Not holding bats' fd 3, and bounded: a create that fails fails the test
+  # instead of leaving the receiver waiting.
+  timeout 120 python3 "$BATS_TEST_DIRNAME/helper/console-recv.py" "$sock" >"$sock.out" 2>"$sock.err" 3>&- &
   recv=$!
   for _ in $(seq 100); do [ -e "$sock.ready" ] && break; sleep 0.1; done
   "$1" create --console-socket "$sock" --pid-file "$BATS_TEST_TMPDIR/pid" -b "$BUNDLE" "$CTID" </dev/null

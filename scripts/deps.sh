@@ -28,7 +28,7 @@ $SUDO apt-get install -y -q --no-install-recommends \
 	nodejs node-ajv node-js-yaml golang-github-opencontainers-specs-dev tcpdump \
 	libclang-rt-dev valgrind protobuf-compiler \
 	docker.io podman containernetworking-plugins python3-grpcio python3-protobuf python3-yaml \
-	qemu-system-x86 kmod cpio docker-registry skopeo openssl curl
+	qemu-system-x86 kmod cpio docker-registry skopeo openssl curl musl-tools
 # A node that brings its own npm (NodeSource's nodejs conflicts with
 # Debian's npm) keeps it.
 command -v npm >/dev/null || $SUDO apt-get install -y -q --no-install-recommends npm

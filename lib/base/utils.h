@@ -10,6 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* glibc's, in string.h; musl has none, and the front, where it is built
+   with musl, takes shim/musl-compat.c's (configure.ac).  */
+#ifndef __GLIBC__
+const char *strerrorname_np (int errnum);
+#endif
+
 /* Cleanup helpers, as crun's utils.h.  */
 
 static inline void

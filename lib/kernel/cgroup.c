@@ -2,14 +2,36 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "cgroup.h"
 #include "utils.h"
+
+/* Where runc and crun look for cgroup2: on /sys/fs/cgroup (unified
+   mode), else on /sys/fs/cgroup/unified (hybrid mode).  statfs reads the
+   mount on top, so a hidden one never answers.  This spares the reading
+   of /proc/self/mountinfo on the attach of every container (issue 25).  */
+static bool
+cgroup2_where_runtimes_look (char *buf, size_t len)
+{
+  static const char *const where[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+  struct statfs fs;
+
+  for (size_t i = 0; i < sizeof (where) / sizeof (where[0]); i++)
+    if (statfs (where[i], &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC && strlen (where[i]) < len)
+      {
+        strcpy (buf, where[i]);
+        return true;
+      }
+  return false;
+}
 
 /* A cgroup2 mount that is not hidden under a later mount: the path must
    lead to the mounted device (in a namespace that mounted cgroup2 over
@@ -17,10 +39,13 @@
 int
 entitle_cgroup2_mount (char *buf, size_t len, entitle_error_t *err)
 {
-  cleanup_file FILE *f = fopen ("/proc/self/mountinfo", "re");
+  cleanup_file FILE *f = NULL;
   cleanup_free char *line = NULL;
   size_t cap = 0;
 
+  if (cgroup2_where_runtimes_look (buf, len))
+    return 0;
+  f = fopen ("/proc/self/mountinfo", "re");
   if (f == NULL)
     return entitle_make_sys_error (err, "open `/proc/self/mountinfo`");
   while (getline (&line, &cap, f) > 0)

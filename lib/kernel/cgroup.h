@@ -16,7 +16,8 @@
    entitle-hook pins its shared programs and maps (bpf/loader.c); the shim
    looks for it too.  */
 
-/** The first cgroup2 mount of this mount namespace into @buf.  */
+/** The cgroup2 mount of this mount namespace into @buf: where runc and
+    crun look for it, else the first /proc/self/mountinfo lists.  */
 int entitle_cgroup2_mount (char *buf, size_t len, entitle_error_t *err);
 
 /** The cgroup v2 path of @pid ("0::" line), relative to the mount.  */

@@ -139,6 +139,21 @@ absolute (const char *bundle)
   return p;
 }
 
+/* The first "/@dir/" in @path, at its '/' (NULL: none).  One pass over
+   the bytes, not strstr: musl's strstr builds a table for a long needle
+   first, which cost the front more than the whole lookup of an engine it
+   does not recognise (bench/run).  */
+static const char *
+find_dir (const char *path, const char *dir)
+{
+  size_t n = strlen (dir);
+
+  for (const char *p = path; *p; p++)
+    if (*p == '/' && p[1] == dir[0] && strncmp (p + 1, dir, n) == 0 && p[n + 1] == '/')
+      return p;
+  return NULL;
+}
+
 /* A containerd task's bundle, STATE/io.containerd.runtime.v2.task/NS/ID,
    run by a shim of the containerd whose socket @sockets names (the shim
    gives the runtime TTRPC_ADDRESS, that socket's name and ".ttrpc"): the
@@ -146,15 +161,15 @@ absolute (const char *bundle)
 static const char *
 containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
 {
-  static const char task[] = "/io.containerd.runtime.v2.task/";
+  static const char task[] = "io.containerd.runtime.v2.task";
   const char *ttrpc, *t, *slash;
   char **s;
 
   /* The path first: the environment is the longer scan.  */
-  if (sockets == NULL || *sockets == NULL || (t = strstr (bundle, task)) == NULL
+  if (sockets == NULL || *sockets == NULL || (t = find_dir (bundle, task)) == NULL
       || (ttrpc = getenv ("TTRPC_ADDRESS")) == NULL)
     return NULL;
-  t += strlen (task);
+  t += strlen (task) + 2;
   slash = strchr (t, '/');
   if (slash == NULL || slash == t || strcmp (slash + 1, id) != 0)
     return NULL;
@@ -165,6 +180,29 @@ containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
         return *s;
       }
   return NULL;
+}
+
+/* Whether the first @n bytes of @bundle end with "/@id".  */
+static bool
+ends_with_id (const char *bundle, size_t n, const char *id)
+{
+  size_t l = strlen (id);
+
+  return n > l && bundle[n - l - 1] == '/' && memcmp (bundle + n - l, id, l) == 0;
+}
+
+/* Every engine's bundle ends with the container's id (Docker's .../moby/ID,
+   containerd's .../NS/ID) or with the id and /userdata (containers/storage):
+   any other is none of theirs, told at once (the front asks on every
+   create).  */
+static bool
+engine_shaped (const char *bundle, const char *id)
+{
+  static const char userdata[] = "/userdata";
+  size_t n = strlen (bundle), u = sizeof (userdata) - 1;
+
+  return ends_with_id (bundle, n, id)
+         || (n > u && memcmp (bundle + n - u, userdata, u) == 0 && ends_with_id (bundle, n - u, id));
 }
 
 /* The engine; for containers/storage the graph root and driver into
@@ -179,6 +217,8 @@ engine_of (const struct entitle_config_s *cfg, const char *bundle, const char *i
     return ENTITLE_IMAGE_NONE;
   /* Engines pass an absolute --bundle: no copy then.  */
   if ((bundle == NULL || *bundle != '/') && (abs = made = absolute (bundle)) == NULL)
+    return ENTITLE_IMAGE_NONE;
+  if (!engine_shaped (abs, id))
     return ENTITLE_IMAGE_NONE;
   if (cfg->image_docker && cfg->image_docker[0] && docker_bundle (abs, id))
     return ENTITLE_IMAGE_DOCKER;

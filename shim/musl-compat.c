@@ -11,6 +11,7 @@
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,17 @@ int __snprintf_chk (char *s, size_t n, int flag, size_t slen, const char *fmt, .
 int __sprintf_chk (char *s, int flag, size_t slen, const char *fmt, ...) __attribute__ ((format (printf, 4, 5)));
 const char *strerrorname_np (int errnum);
 
+/* musl's vsnprintf refuses a size above INT_MAX (EOVERFLOW), which
+   glibc takes, and a caller that does not know its buffer's size passes
+   SIZE_MAX: no output is that long.  */
+static size_t
+bounded (size_t n)
+{
+  return n > INT_MAX ? (size_t)INT_MAX : n;
+}
+
 /* Each check as glibc's: the process aborts where the destination is
-   smaller than what is written.  */
+   smaller than what is written (where its size is known).  */
 void *
 __memcpy_chk (void *dest, const void *src, size_t n, size_t destlen)
 {
@@ -42,7 +52,7 @@ __snprintf_chk (char *s, size_t n, int flag, size_t slen, const char *fmt, ...)
   if (n > slen)
     abort ();
   va_start (ap, fmt);
-  ret = vsnprintf (s, n, fmt, ap);
+  ret = vsnprintf (s, bounded (n), fmt, ap);
   va_end (ap);
   return ret;
 }
@@ -55,9 +65,12 @@ __sprintf_chk (char *s, int flag, size_t slen, const char *fmt, ...)
 
   (void)flag;
   va_start (ap, fmt);
-  ret = vsnprintf (s, slen, fmt, ap);
+  if (slen > INT_MAX)
+    ret = vsprintf (s, fmt, ap);
+  else
+    ret = vsnprintf (s, slen, fmt, ap);
   va_end (ap);
-  if (ret >= 0 && (size_t)ret >= slen)
+  if (ret >= 0 && slen <= INT_MAX && (size_t)ret >= slen)
     abort ();
   return ret;
 }

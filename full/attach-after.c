@@ -170,9 +170,9 @@ attach_child (void *arg)
   _exit (0);
 }
 
-/* The attach's stack: the child runs libbpf's calls and entitle-hook's
-   code, which need far less; a guard page below.  */
-#define ATTACH_STACK (1024 * 1024)
+/* The attach's stack: as large as a main thread's by default (ulimit -s),
+   with a guard page below; only what the child touches is ever backed.  */
+#define ATTACH_STACK (8 * 1024 * 1024)
 
 /* Run the attach in a child that shares this process's memory and is
    waited for before this process runs on (CLONE_VM | CLONE_VFORK, as
@@ -184,7 +184,8 @@ static pid_t
 attach_spawn (struct attach_child_s *c)
 {
   size_t page = (size_t)sysconf (_SC_PAGESIZE);
-  char *stack = mmap (NULL, ATTACH_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  char *stack = mmap (NULL, ATTACH_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
+                      -1, 0);
   pid_t pid;
   int saved;
 

@@ -86,6 +86,9 @@ entitle_image_config_label (const char *root, const char *rel, const char *hex,
   return label_of (doc, digest, out, err);
 }
 
+/* The end of a containers/storage bundle, after its container's id.  */
+static const char storage_userdata[] = "/userdata";
+
 /* @bundle is ROOT/DRIVER-containers/@id/userdata for a root of @roots:
    the root, with the driver's name into @driver (malloc'd).  */
 static const char *
@@ -104,7 +107,7 @@ storage_root_of (char **roots, const char *bundle, const char *id, char **driver
         continue;
       if ((size_t)(slash - rest) <= strlen (suffix) || memcmp (slash - strlen (suffix), suffix, strlen (suffix)) != 0)
         continue;
-      xasprintf (&want, "/%s/userdata", id);
+      xasprintf (&want, "/%s%s", id, storage_userdata);
       if (strcmp (slash, want) != 0)
         continue;
       *driver = xstrndup (rest, (size_t)(slash - rest) - strlen (suffix));
@@ -139,21 +142,6 @@ absolute (const char *bundle)
   return p;
 }
 
-/* The first "/@dir/" in @path, at its '/' (NULL: none).  One pass over
-   the bytes, not strstr: musl's strstr builds a table for a long needle
-   first, which cost the front more than the whole lookup of an engine it
-   does not recognise (bench/run).  */
-static const char *
-find_dir (const char *path, const char *dir)
-{
-  size_t n = strlen (dir);
-
-  for (const char *p = path; *p; p++)
-    if (*p == '/' && p[1] == dir[0] && strncmp (p + 1, dir, n) == 0 && p[n + 1] == '/')
-      return p;
-  return NULL;
-}
-
 /* A containerd task's bundle, STATE/io.containerd.runtime.v2.task/NS/ID,
    run by a shim of the containerd whose socket @sockets names (the shim
    gives the runtime TTRPC_ADDRESS, that socket's name and ".ttrpc"): the
@@ -161,15 +149,15 @@ find_dir (const char *path, const char *dir)
 static const char *
 containerd_of (char **sockets, const char *bundle, const char *id, char **ns)
 {
-  static const char task[] = "io.containerd.runtime.v2.task";
+  static const char task[] = "/io.containerd.runtime.v2.task/";
   const char *ttrpc, *t, *slash;
   char **s;
 
   /* The path first: the environment is the longer scan.  */
-  if (sockets == NULL || *sockets == NULL || (t = find_dir (bundle, task)) == NULL
+  if (sockets == NULL || *sockets == NULL || (t = strstr (bundle, task)) == NULL
       || (ttrpc = getenv ("TTRPC_ADDRESS")) == NULL)
     return NULL;
-  t += strlen (task) + 2;
+  t += strlen (task);
   slash = strchr (t, '/');
   if (slash == NULL || slash == t || strcmp (slash + 1, id) != 0)
     return NULL;
@@ -198,11 +186,10 @@ ends_with_id (const char *bundle, size_t n, const char *id)
 static bool
 engine_shaped (const char *bundle, const char *id)
 {
-  static const char userdata[] = "/userdata";
-  size_t n = strlen (bundle), u = sizeof (userdata) - 1;
+  size_t n = strlen (bundle), u = sizeof (storage_userdata) - 1;
 
   return ends_with_id (bundle, n, id)
-         || (n > u && memcmp (bundle + n - u, userdata, u) == 0 && ends_with_id (bundle, n - u, id));
+         || (n > u && memcmp (bundle + n - u, storage_userdata, u) == 0 && ends_with_id (bundle, n - u, id));
 }
 
 /* The engine; for containers/storage the graph root and driver into
